@@ -1,0 +1,10 @@
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+// Thin wrappers so files can call libm without each importing the platform module.
+@usableFromInline func logD(_ x: Double) -> Double { log(x) }
+@usableFromInline func cosD(_ x: Double) -> Double { cos(x) }
+@usableFromInline func acosD(_ x: Double) -> Double { acos(x) }

@@ -1,0 +1,3 @@
+import VPSGeometry
+
+print("multiset: placeholder")

@@ -1,3 +1,42 @@
-import VPSGeometry
+import Foundation
 
-print("multiset: placeholder")
+/// Entry point of the `multiset` command-line tool.
+let usage = """
+    usage: multiset <command> [options]
+
+    commands:
+      demo            what exists so far, end to end (see README)
+      bench solvers   run our pose solvers on the benchmark's correspondence sets
+
+    Run `multiset <command> --help` for a command's options.
+    """
+
+func runMain() -> Int32 {
+    let raw = Array(CommandLine.arguments.dropFirst())
+    do {
+        var args = try Arguments(raw)
+        let words = args.positionals
+        switch (words.first, words.dropFirst().first) {
+        case ("bench", "solvers"):
+            return try SolverBenchmark.run(&args)
+        case ("demo", _):
+            return try Demo.run(&args)
+        case (nil, _):
+            if args.flag("help") {
+                print(usage)
+                return 0
+            }
+            throw UsageError(usage)
+        default:
+            throw UsageError("unknown command '\(words.joined(separator: " "))'\n\(usage)")
+        }
+    } catch let error as UsageError {
+        FileHandle.standardError.write("multiset: \(error.description)\n".data(using: .utf8)!)
+        return 64
+    } catch {
+        FileHandle.standardError.write("multiset: error: \(error)\n".data(using: .utf8)!)
+        return 1
+    }
+}
+
+exit(runMain())

@@ -1,0 +1,233 @@
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// Generic LO-RANSAC with MSAC scoring, SPRT verification and adaptive stopping.
+///
+/// Each iteration draws a minimal sample with a seeded `SplitMix64`, solves it, and verifies each
+/// model. With SPRT (Chum & Matas, "Optimal Randomized RANSAC", PAMI 2008), data are visited in a
+/// random order (a fixed shuffle entered at a random position per model) and the likelihood ratio of "bad model" to "good model" is updated per
+/// datum; the model is dropped once it exceeds the decision threshold A, which is re-derived from
+/// the current estimates of the inlier ratio ε and the bad-model consistency δ. A model that
+/// survives is scored with MSAC (Torr & Zisserman 2000), `Σ min(eᵢ², τ²)`, stopping early once
+/// it cannot beat the best. Every new best model is locally optimised (Chum, Matas & Kittler
+/// 2003, LO-RANSAC) through the estimator's `refine`. The loop stops after
+/// `log(1 − confidence) / log(1 − ε^m (1 − 1/A))` iterations (ε from the best model, m the sample
+/// size), but never before `minIterations` nor after `maxIterations`.
+///
+/// - Complexity: O(k · (solve + verify)) with verification O(log A / log((1−δ)/(1−ε))) per bad model.
+public enum Ransac {
+    /// Runs LO-RANSAC on `estimator` with `options`.
+    public static func run<E: RansacEstimator>(_ estimator: E, options: RansacOptions) -> RansacResult<E.Model> {
+        let n = estimator.dataCount
+        let m = estimator.sampleSize
+        var stats = RansacStats()
+        guard n >= m, m > 0 else { return RansacResult(model: nil, inliers: [Bool](repeating: false, count: n), stats: stats) }
+        var rng = SplitMix64(seed: options.seed)
+        let t2 = options.threshold * options.threshold
+
+        // Fixed random visiting order for verification.
+        var order = Array(0..<n)
+        for i in stride(from: n - 1, to: 0, by: -1) {
+            order.swapAt(i, rng.nextInt(below: i + 1))
+        }
+
+        var sprt = SPRTState(solveCost: estimator.solveCostInEvaluations)
+        var best: E.Model?
+        var bestScore = Double.infinity
+        var bestInliers = 0
+        var sample = [Int](repeating: 0, count: m)
+        var models: [E.Model] = []
+        models.reserveCapacity(8)
+        var inlierScratch: [Int] = []
+        inlierScratch.reserveCapacity(n)
+        var maxIterations = options.maxIterations
+        let logFail = log(1 - min(options.confidence, 1 - 1e-12))
+
+        while stats.iterations < maxIterations {
+            stats.iterations += 1
+            drawSample(&sample, n: n, rng: &rng)
+            models.removeAll(keepingCapacity: true)
+            estimator.solveMinimal(sample: sample, into: &models)
+            stats.models += models.count
+            var improved = false
+            for model in models {
+                // SPRT verification.
+                if options.useSPRT {
+                    var lambda = 1.0
+                    var consistent = 0
+                    var rejected = false
+                    // A random starting point per model keeps good models' rejections independent.
+                    var pos = rng.nextInt(below: n)
+                    for k in 0..<n {
+                        let idx = order[pos]
+                        pos = pos + 1 == n ? 0 : pos + 1
+                        if estimator.squaredError(model, at: idx) < t2 {
+                            consistent += 1
+                            lambda *= sprt.consistentFactor
+                        } else {
+                            lambda *= sprt.inconsistentFactor
+                        }
+                        if lambda > sprt.threshold {
+                            sprt.recordRejection(consistent: consistent, tested: k + 1)
+                            rejected = true
+                            break
+                        }
+                    }
+                    if rejected {
+                        stats.sprtRejections += 1
+                        continue
+                    }
+                }
+                // MSAC score with early exit.
+                stats.fullEvaluations += 1
+                var score = 0.0
+                var inliers = 0
+                for idx in order {
+                    let e = estimator.squaredError(model, at: idx)
+                    if e < t2 {
+                        score += e
+                        inliers += 1
+                    } else {
+                        score += t2
+                    }
+                    if score >= bestScore { break }
+                }
+                guard score < bestScore else { continue }
+                best = model
+                bestScore = score
+                bestInliers = inliers
+                improved = true
+            }
+            if improved, options.localOptimization, var current = best {
+                for _ in 0..<max(1, options.localOptimizationRounds) {
+                    collectInliers(estimator, current, t2, into: &inlierScratch)
+                    guard inlierScratch.count > m,
+                        let refined = estimator.refine(current, inliers: inlierScratch, squaredThreshold: t2)
+                    else { break }
+                    stats.localOptimizations += 1
+                    let (score, inliers) = msac(estimator, refined, t2)
+                    guard score < bestScore else { break }
+                    best = refined
+                    current = refined
+                    bestScore = score
+                    bestInliers = inliers
+                }
+            }
+            if improved {
+                let ratio = Double(bestInliers) / Double(n)
+                sprt.updateInlierRatio(ratio)
+                let pGood = pow(ratio, Double(m)) * (options.useSPRT ? 1 - 1 / sprt.threshold : 1)
+                if pGood >= 1 - 1e-12 {
+                    maxIterations = min(maxIterations, options.minIterations)
+                } else if pGood > 0 {
+                    let needed = logFail / log(1 - pGood)
+                    maxIterations = min(options.maxIterations, max(options.minIterations, Int(needed.rounded(.up))))
+                }
+            }
+        }
+
+        var flags = [Bool](repeating: false, count: n)
+        if let model = best {
+            var count = 0
+            for i in 0..<n where estimator.squaredError(model, at: i) < t2 {
+                flags[i] = true
+                count += 1
+            }
+            stats.inlierCount = count
+            stats.inlierRatio = Double(count) / Double(n)
+            stats.score = bestScore
+        }
+        return RansacResult(model: best, inliers: flags, stats: stats)
+    }
+
+    /// Full MSAC score and inlier count of a model.
+    static func msac<E: RansacEstimator>(_ e: E, _ model: E.Model, _ t2: Double) -> (Double, Int) {
+        var score = 0.0
+        var inliers = 0
+        for i in 0..<e.dataCount {
+            let r = e.squaredError(model, at: i)
+            if r < t2 {
+                score += r
+                inliers += 1
+            } else {
+                score += t2
+            }
+        }
+        return (score, inliers)
+    }
+
+    /// Indices whose squared error is below `t2`.
+    static func collectInliers<E: RansacEstimator>(_ e: E, _ model: E.Model, _ t2: Double, into out: inout [Int]) {
+        out.removeAll(keepingCapacity: true)
+        for i in 0..<e.dataCount where e.squaredError(model, at: i) < t2 { out.append(i) }
+    }
+
+    /// Fills `sample` with distinct uniform indices in `0..<n`.
+    @inline(__always) static func drawSample(_ sample: inout [Int], n: Int, rng: inout SplitMix64) {
+        for k in 0..<sample.count {
+            var idx: Int
+            repeat {
+                idx = rng.nextInt(below: n)
+            } while sample[0..<k].contains(idx)
+            sample[k] = idx
+        }
+    }
+}
+
+/// Adaptive parameters of Wald's SPRT as RANSAC uses it (Chum & Matas 2008, §3–4).
+struct SPRTState {
+    /// Probability that a datum is consistent with a good model.
+    var epsilon = 0.1
+    /// Probability that a datum is consistent with a bad model (estimated from rejections).
+    var delta = 0.01
+    /// Decision threshold A.
+    var threshold = 1.0
+    /// Likelihood-ratio factors for a consistent / inconsistent datum.
+    var consistentFactor = 1.0
+    var inconsistentFactor = 1.0
+    /// Time of one minimal solve in units of one datum check, and models per sample.
+    let solveCost: Double
+    let modelsPerSample = 2.0
+    /// Running sums for the δ estimate.
+    var rejectedConsistent = 0.0
+    var rejectedTested = 0.0
+
+    init(solveCost: Double) {
+        self.solveCost = solveCost
+        recompute()
+    }
+
+    mutating func updateInlierRatio(_ ratio: Double) {
+        epsilon = max(ratio, 1e-3)
+        recompute()
+    }
+
+    mutating func recordRejection(consistent: Int, tested: Int) {
+        rejectedConsistent += Double(consistent)
+        rejectedTested += Double(tested)
+        // Re-estimate δ once enough evidence has accumulated, and only when it moved noticeably.
+        if rejectedTested >= 500 {
+            let estimate = max(rejectedConsistent / rejectedTested, 1e-4)
+            if abs(estimate - delta) / delta > 0.1 {
+                delta = estimate
+                recompute()
+            }
+        }
+    }
+
+    /// A from A = t_M·C/m_S + 1 + ln A (the paper's eq. 16), iterated to a fixed point.
+    mutating func recompute() {
+        let d = min(delta, epsilon * 0.5)
+        let e = epsilon
+        consistentFactor = d / e
+        inconsistentFactor = (1 - d) / (1 - e)
+        let c = (1 - d) * log((1 - d) / (1 - e)) + d * log(d / e)
+        let k = solveCost * c / modelsPerSample + 1
+        var a = k
+        for _ in 0..<10 { a = k + log(a) }
+        threshold = max(a, 1.5)
+    }
+}

@@ -1,0 +1,57 @@
+/// Options of `Ransac`, with the defaults used across the project.
+public struct RansacOptions: Sendable, Equatable {
+    /// Inlier threshold on the estimator's error (not squared); for pose estimators, normalized
+    /// image units (pixels divided by the focal length).
+    public var threshold: Double
+    /// Probability of having drawn at least one all-inlier sample when stopping. Default 0.9999.
+    public var confidence: Double = 0.9999
+    /// Hard cap on sampling iterations. Default 100,000.
+    public var maxIterations: Int = 100_000
+    /// Iterations always run before adaptive stopping may end the loop. Default 50.
+    public var minIterations: Int = 50
+    /// Seed of the sampler; equal seeds give equal results.
+    public var seed: UInt64 = 0x5eed
+    /// Verify hypotheses with Wald's sequential probability ratio test (Chum & Matas 2008), which
+    /// rejects a bad model after a few dozen data instead of scoring all of them. Default true.
+    public var useSPRT: Bool = true
+    /// Run local optimisation (the estimator's `refine`) on every new best model. Default true.
+    public var localOptimization: Bool = true
+    /// Rounds of local optimisation per new best model (re-collecting inliers each round). Default 2.
+    public var localOptimizationRounds: Int = 2
+
+    /// Options with the given inlier threshold and defaults elsewhere.
+    public init(threshold: Double) { self.threshold = threshold }
+}
+
+/// What `Ransac` did: for diagnostics and benchmarks.
+public struct RansacStats: Sendable, Equatable {
+    /// Samples drawn.
+    public var iterations = 0
+    /// Models produced by the minimal solver.
+    public var models = 0
+    /// Models rejected early by SPRT.
+    public var sprtRejections = 0
+    /// Models scored on every datum.
+    public var fullEvaluations = 0
+    /// Local optimisation runs.
+    public var localOptimizations = 0
+    /// Inliers of the returned model.
+    public var inlierCount = 0
+    /// `inlierCount / dataCount`.
+    public var inlierRatio = 0.0
+    /// MSAC score (sum of truncated squared errors) of the returned model; lower is better.
+    public var score = Double.infinity
+
+    /// Empty statistics.
+    public init() {}
+}
+
+/// The outcome of `Ransac.run`.
+public struct RansacResult<Model> {
+    /// The best model, or nil when no sample produced a model with enough inliers.
+    public var model: Model?
+    /// Per-datum inlier flags under the returned model.
+    public var inliers: [Bool]
+    /// What the run did.
+    public var stats: RansacStats
+}

@@ -1,0 +1,84 @@
+import Testing
+import VPSTestSupport
+
+@testable import VPSGeometry
+
+/// A 1000-correspondence problem seen by a 640×480 camera, with `outliers` of them replaced by
+/// uniform random pixels and 1 px Gaussian noise on the rest.
+struct NoisyPnP {
+    var camera = Camera(fx: 500, fy: 500, cx: 320, cy: 240, width: 640, height: 480)
+    var truth: CameraPose
+    var pixels: [Vec2] = []
+    var points: [Vec3] = []
+    var isInlier: [Bool] = []
+
+    init(outlierRatio: Double, count: Int = 1000, rng: inout SplitMix64) {
+        truth = rng.cameraPose(centerScale: 10)
+        let rt = truth.rotation.transposed
+        let outliers = Int((outlierRatio * Double(count)).rounded())
+        var flags = [Bool](repeating: true, count: count)
+        for i in 0..<outliers { flags[i] = false }
+        for i in stride(from: count - 1, to: 0, by: -1) { flags.swapAt(i, rng.nextInt(below: i + 1)) }
+        for i in 0..<count {
+            let px = Vec2(rng.uniform(0...640), rng.uniform(0...480))
+            let depth = rng.uniform(2...10)
+            let pc = Vec3((px.x - 320) / 500, (px.y - 240) / 500, 1) * depth
+            points.append(rt * (pc - truth.translation))
+            pixels.append(flags[i] ? px + Vec2(rng.gaussian(), rng.gaussian()) : Vec2(rng.uniform(0...640), rng.uniform(0...480)))
+        }
+        isInlier = flags
+    }
+
+    /// Gravity (down) in the camera frame, turned by `noiseDegrees` about a random perpendicular axis.
+    func gravity(noiseDegrees: Double, rng: inout SplitMix64) -> Vec3 {
+        let g = truth.rotation * Vec3(0, -1, 0)
+        let axis = g.cross(rng.unitVector()).normalized
+        return Quaternion(axis: axis, angle: radians(noiseDegrees)).act(g)
+    }
+}
+
+@Suite struct RansacTests {
+    @Test(arguments: [0.5, 0.75, 0.9])
+    func p3pRansacSucceedsWithOutliers(outlierRatio: Double) {
+        var rng = SplitMix64(testName: "Ransac.p3p.\(outlierRatio)")
+        var successes = 0
+        let trials = 20
+        for trial in 0..<trials {
+            let problem = NoisyPnP(outlierRatio: outlierRatio, rng: &rng)
+            var options = AbsolutePoseOptions()
+            options.ransac.seed = UInt64(trial)
+            let result = estimateAbsolutePose(pixels: problem.pixels, points: problem.points, camera: problem.camera, options: options)
+            if let pose = result.camFromWorld {
+                let e = pose.error(to: problem.truth)
+                if e.rotationDegrees < 1 && e.positionMeters < 0.05 { successes += 1 }
+            } else {
+                print("fail \(outlierRatio) \(trial): \(result.ransac)")
+            }
+        }
+        print("P3P LO-RANSAC at \(Int(outlierRatio * 100))% outliers: \(successes)/\(trials)")
+        #expect(successes == trials)
+    }
+
+    @Test(arguments: [0.5, 0.75, 0.9])
+    func gravityRansacSucceedsWithOutliers(outlierRatio: Double) {
+        var rng = SplitMix64(testName: "Ransac.up2p.\(outlierRatio)")
+        var successes = 0
+        let trials = 20
+        for trial in 0..<trials {
+            let problem = NoisyPnP(outlierRatio: outlierRatio, rng: &rng)
+            var options = AbsolutePoseOptions()
+            options.ransac.seed = UInt64(trial)
+            let g = problem.gravity(noiseDegrees: 0.2, rng: &rng)
+            let result = estimateAbsolutePose(
+                pixels: problem.pixels, points: problem.points, camera: problem.camera, gravityInCamera: g, options: options)
+            if let pose = result.camFromWorld {
+                let e = pose.error(to: problem.truth)
+                if e.rotationDegrees < 1 && e.positionMeters < 0.05 { successes += 1 }
+            } else {
+                print("fail \(outlierRatio) \(trial): \(result.ransac)")
+            }
+        }
+        print("up2p LO-RANSAC at \(Int(outlierRatio * 100))% outliers: \(successes)/\(trials)")
+        #expect(successes == trials)
+    }
+}

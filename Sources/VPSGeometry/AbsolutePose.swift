@@ -77,7 +77,8 @@ public func estimateAbsolutePose(
     var worldPoints = [Vec3](repeating: .zero, count: n)
     for i in 0..<n {
         observations[i] =
-            camera.normalized(fromPixel: pixels[i]) ?? Vec2((pixels[i].x - camera.cx) / camera.fx, (pixels[i].y - camera.cy) / camera.fy)
+            camera.normalized(fromPixel: pixels[i])
+            ?? Vec2((pixels[i].x - camera.cx) / camera.fx, (pixels[i].y - camera.cy) / camera.fy)
         worldPoints[i] = points[i]
     }
     var ransacOptions = options.ransac

@@ -26,7 +26,8 @@ public struct AbsolutePoseEstimator: RansacEstimator {
 
     public func solveMinimal(sample: [Int], into models: inout [CameraPose]) {
         let i = sample[0], j = sample[1], k = sample[2]
-        solveP3P(bearings: (bearings[i], bearings[j], bearings[k]), points: (points[i], points[j], points[k]), into: &models)
+        solveP3P(
+            bearings: (bearings[i], bearings[j], bearings[k]), points: (points[i], points[j], points[k]), into: &models)
     }
 
     @inlinable public func squaredError(_ model: CameraPose, at index: Int) -> Double {
@@ -40,7 +41,8 @@ public struct AbsolutePoseEstimator: RansacEstimator {
 
     public func refine(_ model: CameraPose, inliers: [Int], squaredThreshold: Double) -> CameraPose? {
         var pose = model
-        let opts = PoseRefinementOptions(loss: .truncated(squaredThreshold.squareRoot()), maxIterations: localIterations)
+        let opts = PoseRefinementOptions(
+            loss: .truncated(squaredThreshold.squareRoot()), maxIterations: localIterations)
         refinePose(&pose, points: points, observations: observations, indices: inliers, options: opts)
         return pose
     }
@@ -87,7 +89,8 @@ public struct UprightAbsolutePoseEstimator: RansacEstimator {
         // camFromWorld = Cᵀ · R_y · W, t = Cᵀ t'.
         let ct = cameraAlign.transposed
         for k in start..<models.count {
-            models[k] = CameraPose(rotation: ct * models[k].rotation * worldAlign, translation: ct * models[k].translation)
+            models[k] = CameraPose(
+                rotation: ct * models[k].rotation * worldAlign, translation: ct * models[k].translation)
         }
     }
 

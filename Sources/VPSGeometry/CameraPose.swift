@@ -34,8 +34,10 @@ public struct CameraPose: Equatable, Sendable {
     /// Rotation error (degrees) and camera-centre error (metres) against a reference pose.
     public func error(to truth: CameraPose) -> (rotationDegrees: Double, positionMeters: Double) {
         let rel = rotation * truth.rotation.transposed
-        let c = max(-1, min(1, (rel.trace - 1) / 2))
-        return (degrees(acosD(c)), center.distance(to: truth.center))
+        // atan2 of sine and cosine parts stays accurate near 0 and π (acos alone does not).
+        let sine = 0.5 * Vec3(rel[2, 1] - rel[1, 2], rel[0, 2] - rel[2, 0], rel[1, 0] - rel[0, 1]).norm
+        let cosine = (rel.trace - 1) / 2
+        return (degrees(atan2D(sine, cosine)), center.distance(to: truth.center))
     }
 
     /// True when every element is finite.

@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-    import Glibc
+import Glibc
 #elseif canImport(Darwin)
-    import Darwin
+import Darwin
 #endif
 
 /// Real roots of the monic cubic `x³ + b x² + c x + d`, each polished by two Newton steps.

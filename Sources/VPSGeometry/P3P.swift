@@ -52,7 +52,8 @@ public func solveP3P(
     for k in 0..<cubic.count {
         let g = k == 0 ? cubic.roots.0 : (k == 1 ? cubic.roots.1 : cubic.roots.2)
         let dk = d1 + g * d2
-        let mk = dk.r0.x * dk.r1.y - dk.r0.y * dk.r0.y + dk.r0.x * dk.r2.z - dk.r0.z * dk.r0.z
+        let mk =
+            dk.r0.x * dk.r1.y - dk.r0.y * dk.r0.y + dk.r0.x * dk.r2.z - dk.r0.z * dk.r0.z
             + dk.r1.y * dk.r2.z - dk.r1.z * dk.r1.z
         if mk < m {
             d0 = dk
@@ -94,7 +95,8 @@ public func solveP3P(
         let k = -(qb + (qb >= 0 ? sq : -sq))
         for index in 0..<(sq == 0 ? 1 : 2) {
             let dir = index == 0 ? k * p + qa * q : qc * p + k * q
-            let denom = dir.x * dir.x + dir.y * dir.y - 2 * b12 * dir.x * dir.y
+            let denom =
+                dir.x * dir.x + dir.y * dir.y - 2 * b12 * dir.x * dir.y
                 + dir.x * dir.x + dir.z * dir.z - 2 * b13 * dir.x * dir.z
                 + dir.y * dir.y + dir.z * dir.z - 2 * b23 * dir.y * dir.z
             guard denom > 0 else { continue }

@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-    import Glibc
+import Glibc
 #elseif canImport(Darwin)
-    import Darwin
+import Darwin
 #endif
 
 /// Generic LO-RANSAC with MSAC scoring, SPRT verification and adaptive stopping.
@@ -24,7 +24,9 @@ public enum Ransac {
         let n = estimator.dataCount
         let m = estimator.sampleSize
         var stats = RansacStats()
-        guard n >= m, m > 0 else { return RansacResult(model: nil, inliers: [Bool](repeating: false, count: n), stats: stats) }
+        guard n >= m, m > 0 else {
+            return RansacResult(model: nil, inliers: [Bool](repeating: false, count: n), stats: stats)
+        }
         var rng = SplitMix64(seed: options.seed)
         let t2 = options.threshold * options.threshold
 

@@ -46,4 +46,3 @@ public struct SplitMix64: RandomNumberGenerator, Sendable {
         return h
     }
 }
-

@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-    import Glibc
+import Glibc
 #elseif canImport(Darwin)
-    import Darwin
+import Darwin
 #endif
 
 /// Eigen-decomposition of a symmetric 3×3 matrix by cyclic Jacobi rotations.

@@ -19,7 +19,8 @@ enum Demo {
             // A random camera 1.6 m above the floor looking at points 2–10 m away.
             let yaw = rng.nextUnit() * 2 * .pi
             let camFromWorld = CameraPose(
-                rotation: Quaternion(axis: Vec3(1, 0, 0), angle: .pi).matrix * Quaternion(axis: Vec3(0, 1, 0), angle: yaw).matrix,
+                rotation: Quaternion(axis: Vec3(1, 0, 0), angle: .pi).matrix
+                    * Quaternion(axis: Vec3(0, 1, 0), angle: yaw).matrix,
                 translation: .zero)
             let center = Vec3(rng.nextUnit() * 4 - 2, 1.6, rng.nextUnit() * 4 - 2)
             let truth = CameraPose(rotation: camFromWorld.rotation, translation: -(camFromWorld.rotation * center))
@@ -35,19 +36,25 @@ enum Demo {
                     pixels.append(px + Vec2(rng.nextGaussian(), rng.nextGaussian()))
                 }
             }
-            for (name, gravity) in [("P3P", nil), ("gravity 2-point", truth.rotation * Vec3(0, -1, 0))] as [(String, Vec3?)] {
+            for (name, gravity) in [("P3P", nil), ("gravity 2-point", truth.rotation * Vec3(0, -1, 0))]
+                as [(String, Vec3?)]
+            {
                 let start = DispatchTime.now().uptimeNanoseconds
-                let result = estimateAbsolutePose(pixels: pixels, points: points, camera: camera, gravityInCamera: gravity)
+                let result = estimateAbsolutePose(
+                    pixels: pixels, points: points, camera: camera, gravityInCamera: gravity)
                 let ms = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6
                 if let pose = result.camFromWorld {
                     let e = pose.error(to: truth)
                     print(
                         String(
-                            format: "  %2.0f%% outliers, %-15@: %4d inliers, %5d iterations, error %.3f° / %.1f mm, %.2f ms",
+                            format:
+                                "  %2.0f%% outliers, %-15@: %4d inliers, %5d iterations, error %.3f° / %.1f mm, %.2f ms",
                             outlierRatio * 100, name, result.inlierCount, result.ransac.iterations, e.rotationDegrees,
                             e.positionMeters * 1000, ms))
                 } else {
-                    print("  \(Int(outlierRatio * 100))% outliers, \(name): no pose (\(String(describing: result.failure)))")
+                    print(
+                        "  \(Int(outlierRatio * 100))% outliers, \(name): no pose (\(String(describing: result.failure)))"
+                    )
                 }
             }
         }

@@ -25,7 +25,9 @@ enum SolverBenchmark {
             print(usage)
             return 0
         }
-        guard let dir = args.string("data"), let out = args.string("out") else { throw UsageError("--data and --out are required\n\(usage)") }
+        guard let dir = args.string("data"), let out = args.string("out") else {
+            throw UsageError("--data and --out are required\n\(usage)")
+        }
         let limit = try args.int("sets-limit", default: Int.max)
         let method = args.string("method") ?? "all"
         try args.rejectUnknown()

@@ -24,7 +24,8 @@ struct NoisyPnP {
             let depth = rng.uniform(2...10)
             let pc = Vec3((px.x - 320) / 500, (px.y - 240) / 500, 1) * depth
             points.append(rt * (pc - truth.translation))
-            pixels.append(flags[i] ? px + Vec2(rng.gaussian(), rng.gaussian()) : Vec2(rng.uniform(0...640), rng.uniform(0...480)))
+            pixels.append(
+                flags[i] ? px + Vec2(rng.gaussian(), rng.gaussian()) : Vec2(rng.uniform(0...640), rng.uniform(0...480)))
         }
         isInlier = flags
     }
@@ -47,7 +48,8 @@ struct NoisyPnP {
             let problem = NoisyPnP(outlierRatio: outlierRatio, rng: &rng)
             var options = AbsolutePoseOptions()
             options.ransac.seed = UInt64(trial)
-            let result = estimateAbsolutePose(pixels: problem.pixels, points: problem.points, camera: problem.camera, options: options)
+            let result = estimateAbsolutePose(
+                pixels: problem.pixels, points: problem.points, camera: problem.camera, options: options)
             if let pose = result.camFromWorld {
                 let e = pose.error(to: problem.truth)
                 if e.rotationDegrees < 1 && e.positionMeters < 0.05 { successes += 1 }
@@ -70,7 +72,8 @@ struct NoisyPnP {
             options.ransac.seed = UInt64(trial)
             let g = problem.gravity(noiseDegrees: 0.2, rng: &rng)
             let result = estimateAbsolutePose(
-                pixels: problem.pixels, points: problem.points, camera: problem.camera, gravityInCamera: g, options: options)
+                pixels: problem.pixels, points: problem.points, camera: problem.camera, gravityInCamera: g,
+                options: options)
             if let pose = result.camFromWorld {
                 let e = pose.error(to: problem.truth)
                 if e.rotationDegrees < 1 && e.positionMeters < 0.05 { successes += 1 }

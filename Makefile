@@ -1,0 +1,73 @@
+# MultiSet VPS — build, test, demo and benchmarks.
+# `make demo` and `make test` are the two commands a newcomer needs (see README.md).
+
+SWIFT        ?= swift
+PYTHON       ?= python3
+VENV         ?= .venv
+BENCH_DATA   ?= bench/data
+# Debian packages the build and tests need (C libraries arrive with the modules that use them).
+DEB_PACKAGES ?= python3-venv
+SWIFT_FLAGS  ?=
+
+.PHONY: all deps build test lint format demo bench bench-solvers clean
+
+all: build
+
+## deps: install missing Debian packages (as root), or print the apt-get line and stop.
+deps:
+	@missing=""; for p in $(DEB_PACKAGES); do \
+	  dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "install ok installed" || missing="$$missing $$p"; \
+	done; \
+	if [ -n "$$missing" ]; then \
+	  if [ "$$(id -u)" = 0 ]; then \
+	    echo "installing:$$missing"; \
+	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing; \
+	  else \
+	    echo "missing Debian packages; run:"; echo "  sudo apt-get install -y$$missing"; exit 1; \
+	  fi; \
+	fi
+
+## build: debug build of every target and test, failing on any compiler warning.
+build: SHELL := /bin/bash
+build: deps
+	@$(SWIFT) build --build-tests $(SWIFT_FLAGS) 2>&1 | tee .build-log.txt | grep -E "error|warning:|Compiling|Build" | grep -v "^\[" ; \
+	status=$${PIPESTATUS[0]}; \
+	if grep -q "warning:" .build-log.txt; then echo "build: compiler warnings are errors here"; exit 1; fi; \
+	exit $$status
+
+## test: build, run every test, check formatting.
+test: SHELL := /bin/bash
+test: build
+	$(SWIFT) test --skip-build $(SWIFT_FLAGS)
+	$(MAKE) --no-print-directory lint
+
+lint:
+	$(SWIFT) format lint --strict --recursive Sources Tests Package.swift
+
+format:
+	$(SWIFT) format --in-place --recursive Sources Tests Package.swift
+
+## demo: the main job on the embedded default.
+demo: deps
+	$(SWIFT) run -c release multiset demo
+
+## bench: every benchmark (ratios against reference peers measured in the same run).
+bench: bench-solvers
+
+$(VENV)/.ok: bench/requirements.txt
+	$(PYTHON) -m venv $(VENV)
+	$(VENV)/bin/pip install -q -r bench/requirements.txt
+	touch $@
+
+## bench-solvers: our LO-RANSAC vs poselib, pycolmap and OpenCV on identical correspondence sets.
+bench-solvers: deps $(VENV)/.ok
+	mkdir -p $(BENCH_DATA)/solvers bench/results
+	$(VENV)/bin/python bench/solvers/generate.py --out $(BENCH_DATA)/solvers
+	$(SWIFT) build -c release --product multiset
+	$(SWIFT) run -c release --skip-build multiset bench solvers --data $(BENCH_DATA)/solvers --out $(BENCH_DATA)/solvers/ours.json
+	$(VENV)/bin/python bench/solvers/peers.py --data $(BENCH_DATA)/solvers --out $(BENCH_DATA)/solvers/peers.json --min-iterations 50
+	$(VENV)/bin/python bench/solvers/report.py --inputs $(BENCH_DATA)/solvers/ours.json $(BENCH_DATA)/solvers/peers.json --out bench/results/solvers.json
+
+clean:
+	$(SWIFT) package clean
+	rm -rf $(BENCH_DATA) .build-log.txt

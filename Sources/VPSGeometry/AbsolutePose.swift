@@ -5,8 +5,10 @@ public struct AbsolutePoseOptions: Sendable, Equatable {
     /// RANSAC confidence, iteration limits and seed (its threshold is set from
     /// `maxReprojectionError`).
     public var ransac = RansacOptions(threshold: 0)
-    /// Final refinement on the inliers: Cauchy loss with this scale in pixels. Default 1.
-    public var refinementLossScale = 1.0
+    /// Loss of the final refinement on the inliers, its scale in pixels. Default Huber at 2 px:
+    /// about 99 % as efficient as least squares under 1 px Gaussian noise, with bounded influence
+    /// for the wrong matches that still fall inside the inlier threshold.
+    public var refinementLoss = RobustLoss.huber(2)
     /// Final refinement iterations. Default 100.
     public var refinementIterations = 100
     /// Minimum inliers for a pose to be returned. Default 6.
@@ -104,7 +106,7 @@ public func estimateAbsolutePose(
     let summary = refinePose(
         &pose, points: worldPoints, observations: observations, indices: inlierIndices,
         options: PoseRefinementOptions(
-            loss: .cauchy(options.refinementLossScale / focal), maxIterations: options.refinementIterations))
+            loss: options.refinementLoss.scaled(by: 1 / focal), maxIterations: options.refinementIterations))
     let t2 = ransacOptions.threshold * ransacOptions.threshold
     var flags = [Bool](repeating: false, count: n)
     var count = 0

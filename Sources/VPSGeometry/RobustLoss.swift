@@ -30,4 +30,14 @@ public enum RobustLoss: Sendable, Equatable {
         case .truncated(let c): return s <= c * c ? 1 : 0
         }
     }
+
+    /// The same loss with its scale multiplied by `factor` (for example pixels to normalized units).
+    public func scaled(by factor: Double) -> RobustLoss {
+        switch self {
+        case .trivial: return .trivial
+        case .huber(let c): return .huber(c * factor)
+        case .cauchy(let c): return .cauchy(c * factor)
+        case .truncated(let c): return .truncated(c * factor)
+        }
+    }
 }

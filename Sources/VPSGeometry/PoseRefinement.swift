@@ -1,4 +1,4 @@
-/// Options of `refinePose`.
+/// Options of `refinePose` and `refineGeneralizedPose`.
 public struct PoseRefinementOptions: Sendable, Equatable {
     /// Robust loss on the reprojection residual, in normalized image units.
     public var loss: RobustLoss
@@ -16,10 +16,11 @@ public struct PoseRefinementOptions: Sendable, Equatable {
     }
 }
 
-/// What `refinePose` did.
+/// What a pose refinement did.
 public struct PoseRefinementSummary: Sendable, Equatable {
-    /// Robust cost `½ Σ ρ(|rᵢ|²)` before and after.
+    /// Robust cost `½ Σ ρ(|rᵢ|²)` before refinement.
     public var initialCost: Double
+    /// Robust cost after refinement (never above `initialCost`).
     public var finalCost: Double
     /// Iterations run.
     public var iterations: Int
@@ -36,32 +37,48 @@ public struct PoseRefinementSummary: Sendable, Equatable {
 public func reprojectionResidual(
     pose: CameraPose, point: Vec3, observation: Vec2
 ) -> (residual: Vec2, row0: (Vec3, Vec3), row1: (Vec3, Vec3))? {
-    let rx = pose.rotation * point
-    let p = rx + pose.translation
+    reprojectionResidual(rigFromWorld: pose, camFromRig: nil, point: point, observation: observation)
+}
+
+/// The reprojection residual in one camera of a rig and its Jacobian with respect to the rig pose.
+///
+/// `p_cam = camFromRig (R X + t)`; the update is on `rigFromWorld` as in `reprojectionResidual(pose:...)`.
+/// With `camFromRig == nil` the camera is the rig.
+@inlinable
+public func reprojectionResidual(
+    rigFromWorld: CameraPose, camFromRig: CameraPose?, point: Vec3, observation: Vec2
+) -> (residual: Vec2, row0: (Vec3, Vec3), row1: (Vec3, Vec3))? {
+    let rx = rigFromWorld.rotation * point
+    let pr = rx + rigFromWorld.translation
+    let p = camFromRig.map { $0.transform(pr) } ?? pr
     guard p.z > 1e-12 else { return nil }
     let iz = 1 / p.z
     let u = p.x * iz, v = p.y * iz
     let r = Vec2(u - observation.x, v - observation.y)
-    // dπ/dp rows.
-    let a = Vec3(iz, 0, -u * iz)
-    let b = Vec3(0, iz, -v * iz)
-    // dp/dω = −[RX]×, so a·(−[RX]× ω) = (RX × a)·ω... written as (a × (−RX))ᵀ: a·(ω × RX) = ω·(RX × a).
-    let wa = rx.cross(a)
-    let wb = rx.cross(b)
-    return (r, (wa, a), (wb, b))
+    // Rows of dπ/dp_cam, pulled back to the rig frame: a_rig = R_camFromRigᵀ a.
+    var a = Vec3(iz, 0, -u * iz)
+    var b = Vec3(0, iz, -v * iz)
+    if let c = camFromRig {
+        let rt = c.rotation.transposed
+        a = rt * a
+        b = rt * b
+    }
+    // dp_rig/dω = −[RX]×, so a·(ω × RX) = ω·(RX × a).
+    return (r, (rx.cross(a), a), (rx.cross(b), b))
 }
 
 /// Refines a `camFromWorld` pose by robust Levenberg–Marquardt on reprojection errors.
 ///
 /// Minimises `½ Σ ρ(|π(R Xᵢ + t) − uᵢ|²)` over the observations `indices` (all when nil) with
-/// analytic Jacobians (`reprojectionResidual`), IRLS weights from `options.loss`, and a multiplicative
-/// LM damping. Points behind the camera are skipped.
+/// analytic Jacobians (`reprojectionResidual`), IRLS weights from `options.loss`, and
+/// multiplicative LM damping of the normal equations' diagonal. Points behind the camera are skipped.
 ///
 /// - Parameters:
 ///   - pose: the starting pose; replaced by the refined one when the cost decreases.
 ///   - points: world points.
 ///   - observations: normalized image coordinates (undistorted, `(x/z, y/z)`).
 ///   - indices: the subset to use, or nil for all.
+///   - options: loss and stopping rules.
 /// - Returns: the costs and iterations.
 /// - Complexity: O(iterations · count).
 @discardableResult
@@ -69,85 +86,129 @@ public func refinePose(
     _ pose: inout CameraPose, points: [Vec3], observations: [Vec2], indices: [Int]? = nil,
     options: PoseRefinementOptions
 ) -> PoseRefinementSummary {
-    let count = indices?.count ?? points.count
+    var problem = RigReprojectionProblem(
+        points: points, observations: observations, cameraIndices: nil, camFromRig: [], indices: indices)
+    return problem.refine(&pose, options: options)
+}
+
+/// Refines a multi-camera rig's `rigFromWorld` pose by robust Levenberg–Marquardt.
+///
+/// Observation i is seen by camera `cameraIndices[i]` whose pose in the rig is
+/// `camFromRig[cameraIndices[i]]`; otherwise as `refinePose`.
+@discardableResult
+public func refineGeneralizedPose(
+    _ rigFromWorld: inout CameraPose, points: [Vec3], observations: [Vec2], cameraIndices: [Int],
+    camFromRig: [CameraPose], indices: [Int]? = nil, options: PoseRefinementOptions
+) -> PoseRefinementSummary {
+    var problem = RigReprojectionProblem(
+        points: points, observations: observations, cameraIndices: cameraIndices, camFromRig: camFromRig,
+        indices: indices)
+    return problem.refine(&rigFromWorld, options: options)
+}
+
+/// The least-squares problem behind both refinements.
+struct RigReprojectionProblem {
+    let points: [Vec3]
+    let observations: [Vec2]
+    let cameraIndices: [Int]?
+    let camFromRig: [CameraPose]
+    let indices: [Int]?
+
+    var count: Int { indices?.count ?? points.count }
+
     @inline(__always) func index(_ k: Int) -> Int { indices?[k] ?? k }
 
-    func cost(_ p: CameraPose) -> Double {
+    @inline(__always) func camera(_ i: Int) -> CameraPose? { cameraIndices.map { camFromRig[$0[i]] } }
+
+    func cost(_ pose: CameraPose, _ loss: RobustLoss) -> Double {
         var c = 0.0
         for k in 0..<count {
             let i = index(k)
-            let q = p.transform(points[i])
+            var q = pose.transform(points[i])
+            if let cam = camera(i) { q = cam.transform(q) }
             guard q.z > 1e-12 else { continue }
             let dx = q.x / q.z - observations[i].x, dy = q.y / q.z - observations[i].y
-            c += options.loss.rho(dx * dx + dy * dy)
+            c += loss.rho(dx * dx + dy * dy)
         }
         return 0.5 * c
     }
 
-    var current = cost(pose)
-    let initial = current
-    var mu = 1e-4
-    var iterations = 0
-    var h = [Double](repeating: 0, count: 36)
-    var g = [Double](repeating: 0, count: 6)
-    var jr = [Double](repeating: 0, count: 6)
-    while iterations < options.maxIterations {
-        iterations += 1
+    /// Accumulates the weighted normal equations `H δ = −g` (H upper-triangular half filled, then mirrored).
+    func linearize(_ pose: CameraPose, _ loss: RobustLoss, h: inout [Double], g: inout [Double]) {
         for k in 0..<36 { h[k] = 0 }
         for k in 0..<6 { g[k] = 0 }
         for k in 0..<count {
             let i = index(k)
-            guard let res = reprojectionResidual(pose: pose, point: points[i], observation: observations[i]) else {
-                continue
-            }
-            let w = options.loss.weight(res.residual.squaredNorm)
+            guard
+                let res = reprojectionResidual(
+                    rigFromWorld: pose, camFromRig: camera(i), point: points[i], observation: observations[i])
+            else { continue }
+            let w = loss.weight(res.residual.squaredNorm)
             if w == 0 { continue }
-            for (row, r) in [(res.row0, res.residual.x), (res.row1, res.residual.y)] {
-                jr[0] = row.0.x
-                jr[1] = row.0.y
-                jr[2] = row.0.z
-                jr[3] = row.1.x
-                jr[4] = row.1.y
-                jr[5] = row.1.z
-                for a in 0..<6 {
-                    let wa = w * jr[a]
-                    g[a] += wa * r
-                    for b in 0...a { h[a * 6 + b] += wa * jr[b] }
-                }
-            }
+            Self.accumulate(res.row0, w, res.residual.x, &h, &g)
+            Self.accumulate(res.row1, w, res.residual.y, &h, &g)
         }
         for a in 0..<6 { for b in 0..<a { h[b * 6 + a] = h[a * 6 + b] } }
-        var accepted = false
-        var stepNorm = 0.0
-        for _ in 0..<10 {
-            var damped = h
-            for a in 0..<6 { damped[a * 7] += mu * max(h[a * 7], 1e-12) }
-            guard let delta = solveSymmetric6(damped, g.map { -$0 }) else {
-                mu *= 10
-                continue
-            }
-            let omega = Vec3(delta[0], delta[1], delta[2])
-            let dt = Vec3(delta[3], delta[4], delta[5])
-            let dr = Quaternion(rotationVector: omega).matrix
-            let candidate = CameraPose(rotation: dr * pose.rotation, translation: pose.translation + dt)
-            let c = cost(candidate)
-            stepNorm = (omega.squaredNorm + dt.squaredNorm).squareRoot()
-            if c < current {
-                let decrease = (current - c) / max(current, 1e-300)
-                pose = candidate
-                current = c
-                mu = max(mu * 0.1, 1e-10)
-                accepted = true
-                if decrease < options.costTolerance { stepNorm = 0 }
-                break
-            }
-            mu *= 10
-        }
-        if !accepted || stepNorm < options.stepTolerance { break }
     }
-    // Re-orthonormalize after many small updates.
-    pose.rotation = pose.rotation.nearestRotation
-    return PoseRefinementSummary(initialCost: initial, finalCost: cost(pose), iterations: iterations)
+
+    @inline(__always) static func accumulate(
+        _ row: (Vec3, Vec3), _ w: Double, _ r: Double, _ h: inout [Double], _ g: inout [Double]
+    ) {
+        let j = (row.0.x, row.0.y, row.0.z, row.1.x, row.1.y, row.1.z)
+        let jr = [j.0, j.1, j.2, j.3, j.4, j.5]
+        for a in 0..<6 {
+            let wa = w * jr[a]
+            g[a] += wa * r
+            for b in 0...a { h[a * 6 + b] += wa * jr[b] }
+        }
+    }
+
+    mutating func refine(_ pose: inout CameraPose, options: PoseRefinementOptions) -> PoseRefinementSummary {
+        var current = cost(pose, options.loss)
+        let initial = current
+        var mu = 1e-4
+        var iterations = 0
+        var h = [Double](repeating: 0, count: 36)
+        var g = [Double](repeating: 0, count: 6)
+        var damped = h
+        var rhs = g
+        while iterations < options.maxIterations && count > 0 {
+            iterations += 1
+            linearize(pose, options.loss, h: &h, g: &g)
+            for a in 0..<6 { rhs[a] = -g[a] }
+            var accepted = false
+            var stepNorm = 0.0
+            for _ in 0..<10 {
+                for k in 0..<36 { damped[k] = h[k] }
+                for a in 0..<6 { damped[a * 7] += mu * max(h[a * 7], 1e-12) }
+                guard let delta = solveSymmetric6(damped, rhs) else {
+                    mu *= 10
+                    continue
+                }
+                let omega = Vec3(delta[0], delta[1], delta[2])
+                let dt = Vec3(delta[3], delta[4], delta[5])
+                let candidate = CameraPose(
+                    rotation: Quaternion(rotationVector: omega).matrix * pose.rotation,
+                    translation: pose.translation + dt)
+                let c = cost(candidate, options.loss)
+                stepNorm = (omega.squaredNorm + dt.squaredNorm).squareRoot()
+                if c < current {
+                    let decrease = (current - c) / max(current, 1e-300)
+                    pose = candidate
+                    current = c
+                    mu = max(mu * 0.1, 1e-10)
+                    accepted = true
+                    if decrease < options.costTolerance { stepNorm = 0 }
+                    break
+                }
+                mu *= 10
+            }
+            if !accepted || stepNorm < options.stepTolerance { break }
+        }
+        // Re-orthonormalize after many small multiplicative updates.
+        pose.rotation = pose.rotation.nearestRotation
+        return PoseRefinementSummary(initialCost: initial, finalCost: cost(pose, options.loss), iterations: iterations)
+    }
 }
 
 /// Solves the 6×6 symmetric positive-definite system `a x = b` (row-major) by Cholesky.

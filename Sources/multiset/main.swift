@@ -7,6 +7,7 @@ let usage = """
     commands:
       demo            what exists so far, end to end (see README)
       bench solvers   run our pose solvers on the benchmark's correspondence sets
+      bench minimal   microseconds per minimal solve
 
     Run `multiset <command> --help` for a command's options.
     """
@@ -19,6 +20,8 @@ func runMain() -> Int32 {
         switch (words.first, words.dropFirst().first) {
         case ("bench", "solvers"):
             return try SolverBenchmark.run(&args)
+        case ("bench", "minimal"):
+            return try MinimalSolverBenchmark.run(&args)
         case ("demo", _):
             return try Demo.run(&args)
         case (nil, _):

@@ -1,0 +1,2 @@
+import VPSGeometry
+import VPSImaging

@@ -1,0 +1,9 @@
+import Testing
+
+@testable import VPSFeatures
+
+@Suite struct FeaturesTests {
+    @Test func linksOpenCV46() {
+        #expect(openCVVersion.hasPrefix("4."))
+    }
+}

@@ -8,3 +8,4 @@
 @usableFromInline func logD(_ x: Double) -> Double { log(x) }
 @usableFromInline func cosD(_ x: Double) -> Double { cos(x) }
 @usableFromInline func acosD(_ x: Double) -> Double { acos(x) }
+@usableFromInline func powD(_ x: Double, _ y: Double) -> Double { pow(x, y) }

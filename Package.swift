@@ -26,6 +26,7 @@ let package = Package(
         .target(name: "VPSImaging", dependencies: ["CTurboJPEG", "CPNG"]),
         .target(name: "VPSFeatures", dependencies: ["VPSImaging", "CVBridge"]),
         .target(name: "VPSSimulation", dependencies: ["VPSGeometry", "VPSImaging"]),
+        .target(name: "VPSMap", dependencies: ["VPSGeometry"]),
 
         // MARK: Tools
         .executableTarget(name: "multiset", dependencies: ["VPSGeometry"]),
@@ -36,6 +37,7 @@ let package = Package(
         .testTarget(name: "VPSImagingTests", dependencies: ["VPSImaging", "VPSTestSupport"]),
         .testTarget(name: "VPSFeaturesTests", dependencies: ["VPSFeatures", "VPSTestSupport"]),
         .testTarget(name: "VPSSimulationTests", dependencies: ["VPSSimulation", "VPSTestSupport"]),
+        .testTarget(name: "VPSMapTests", dependencies: ["VPSMap", "VPSTestSupport"]),
     ],
     swiftLanguageModes: [.v6],
     cxxLanguageStandard: .cxx17

@@ -38,8 +38,12 @@ build: deps
 ## test: build, run every test, check formatting.
 test: SHELL := /bin/bash
 test: build
-	$(SWIFT) test --skip-build $(SWIFT_FLAGS)
+	@set -o pipefail; $(SWIFT) test --skip-build $(SWIFT_FLAGS) 2>&1 | tee .test-log.txt
 	$(MAKE) --no-print-directory lint
+	@# A plain closing line for CI: the Swift Testing totals.
+	@n=$$(grep -oE "Test run with [0-9]+ tests?" .test-log.txt | tail -1 | grep -oE "[0-9]+"); \
+	f=$$(grep -cE "^✘ Test .* (failed|recorded an issue)" .test-log.txt || true); \
+	echo "tests: $${n:-0} passed, $${f:-0} failed"
 
 lint:
 	$(SWIFT) format lint --strict --recursive Sources Tests Package.swift

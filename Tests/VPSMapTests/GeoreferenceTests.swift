@@ -7,23 +7,23 @@ import VPSTestSupport
 @Suite struct GeoreferenceTests {
     let zurich = GeoCoordinate(latitude: 47.3769, longitude: 8.5417, altitude: 408)
 
-    @Test func headingZeroPointsMinusZNorth() {
+    @Test func headingZeroMakesTheLeftHandedMapEastUpNorth() {
         let geo = Georeference(origin: zurich, headingDegrees: 0)
-        // 100 m along −Z is 100 m north: latitude grows by about 100 / 111,200 m per degree.
-        let north = geo.geo(fromMap: Vec3(0, 0, -100))
+        // 100 m along +Z is 100 m north: latitude grows by about 100 / 111,200 m per degree.
+        let north = geo.geo(fromMap: Vec3(0, 0, 100))
         #expect(abs((north.latitude - zurich.latitude) * 111_200 - 100) < 0.5)
         #expect(abs(north.longitude - zurich.longitude) < 1e-9)
-        // +X is east.
-        let east = geo.geo(fromMap: Vec3(100, 0, 0))
+        // Left-handed +X is east, so right-handed −X is east.
+        let east = geo.geo(fromMap: Handedness.convertPosition(Vec3(100, 0, 0)))
         #expect(east.longitude > zurich.longitude)
         #expect(abs(east.latitude - zurich.latitude) < 1e-6)
         // +Y is up (curvature drops a 100 m offset by under a millimetre).
         #expect(abs(geo.geo(fromMap: Vec3(0, 10, 0)).altitude - 418) < 1e-6)
     }
 
-    @Test func headingNinetyPointsMinusZEast() {
+    @Test func headingNinetyPointsPlusZEast() {
         let geo = Georeference(origin: zurich, headingDegrees: 90)
-        let p = geo.geo(fromMap: Vec3(0, 0, -100))
+        let p = geo.geo(fromMap: Vec3(0, 0, 100))
         #expect(p.longitude > zurich.longitude)
         #expect(abs(p.latitude - zurich.latitude) < 1e-6)
     }

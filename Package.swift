@@ -8,12 +8,14 @@ let package = Package(
     products: [
         // SDK side: pure Swift, no system libraries, usable from an app.
         .library(name: "VPSGeometry", targets: ["VPSGeometry"]),
+        .library(name: "VPSProtocol", targets: ["VPSProtocol"]),
         // Tools.
         .executable(name: "multiset", targets: ["multiset"]),
     ],
     targets: [
         // MARK: SDK side (pure Swift, no system libraries)
         .target(name: "VPSGeometry"),
+        .target(name: "VPSProtocol", dependencies: ["VPSGeometry"]),
 
         // MARK: System libraries (headers and link flags through pkg-config)
         .systemLibrary(
@@ -38,6 +40,7 @@ let package = Package(
         .testTarget(name: "VPSFeaturesTests", dependencies: ["VPSFeatures", "VPSTestSupport"]),
         .testTarget(name: "VPSSimulationTests", dependencies: ["VPSSimulation", "VPSTestSupport"]),
         .testTarget(name: "VPSMapTests", dependencies: ["VPSMap", "VPSTestSupport"]),
+        .testTarget(name: "VPSProtocolTests", dependencies: ["VPSProtocol", "VPSTestSupport"]),
     ],
     swiftLanguageModes: [.v6],
     cxxLanguageStandard: .cxx17

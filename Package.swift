@@ -21,6 +21,7 @@ let package = Package(
         .systemLibrary(
             name: "CTurboJPEG", pkgConfig: "libturbojpeg", providers: [.apt(["libturbojpeg0-dev"])]),
         .systemLibrary(name: "CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
+        .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         .systemLibrary(name: "COpenCV", pkgConfig: "opencv4", providers: [.apt(["libopencv-dev"])]),
         .target(name: "CVBridge", dependencies: ["COpenCV"]),
 
@@ -28,7 +29,7 @@ let package = Package(
         .target(name: "VPSImaging", dependencies: ["CTurboJPEG", "CPNG"]),
         .target(name: "VPSFeatures", dependencies: ["VPSImaging", "CVBridge"]),
         .target(name: "VPSSimulation", dependencies: ["VPSGeometry", "VPSImaging"]),
-        .target(name: "VPSMap", dependencies: ["VPSGeometry"]),
+        .target(name: "VPSMap", dependencies: ["VPSGeometry", "CZlib"]),
 
         // MARK: Tools
         .executableTarget(name: "multiset", dependencies: ["VPSGeometry"]),

@@ -22,6 +22,8 @@ let package = Package(
             name: "CTurboJPEG", pkgConfig: "libturbojpeg", providers: [.apt(["libturbojpeg0-dev"])]),
         .systemLibrary(name: "CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
+        .systemLibrary(name: "COpenSSL", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
+        .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         .systemLibrary(name: "COpenCV", pkgConfig: "opencv4", providers: [.apt(["libopencv-dev"])]),
         .target(name: "CVBridge", dependencies: ["COpenCV"]),
 
@@ -30,6 +32,9 @@ let package = Package(
         .target(name: "VPSFeatures", dependencies: ["VPSImaging", "CVBridge"]),
         .target(name: "VPSSimulation", dependencies: ["VPSGeometry", "VPSImaging"]),
         .target(name: "VPSMap", dependencies: ["VPSGeometry", "CZlib"]),
+
+        // MARK: Server (Linux)
+        .target(name: "VPSServer", dependencies: ["VPSProtocol", "VPSMap", "COpenSSL", "CSQLite"]),
 
         // MARK: Tools
         .executableTarget(name: "multiset", dependencies: ["VPSGeometry"]),
@@ -42,6 +47,7 @@ let package = Package(
         .testTarget(name: "VPSSimulationTests", dependencies: ["VPSSimulation", "VPSTestSupport"]),
         .testTarget(name: "VPSMapTests", dependencies: ["VPSMap", "VPSTestSupport"]),
         .testTarget(name: "VPSProtocolTests", dependencies: ["VPSProtocol", "VPSTestSupport"]),
+        .testTarget(name: "VPSServerTests", dependencies: ["VPSServer", "VPSTestSupport"]),
     ],
     swiftLanguageModes: [.v6],
     cxxLanguageStandard: .cxx17

@@ -34,7 +34,7 @@ let package = Package(
         .target(name: "VPSMap", dependencies: ["VPSGeometry", "CZlib"]),
 
         // MARK: Server (Linux)
-        .target(name: "VPSServer", dependencies: ["VPSProtocol", "VPSMap", "COpenSSL", "CSQLite"]),
+        .target(name: "VPSServer", dependencies: ["VPSProtocol", "VPSMap", "VPSGeometry", "COpenSSL", "CSQLite"]),
 
         // MARK: Tools
         .executableTarget(name: "multiset", dependencies: ["VPSGeometry"]),

@@ -6,7 +6,7 @@ PYTHON       ?= python3
 VENV         ?= .venv
 BENCH_DATA   ?= bench/data
 # Debian packages the build and tests need (C libraries arrive with the modules that use them).
-DEB_PACKAGES ?= pkg-config libturbojpeg0-dev libpng-dev libopencv-dev python3-venv
+DEB_PACKAGES ?= pkg-config zlib1g-dev libturbojpeg0-dev libpng-dev libopencv-dev libssl-dev libsqlite3-dev libmicrohttpd-dev python3-venv
 SWIFT_FLAGS  ?=
 
 .PHONY: all deps build test lint format demo bench bench-solvers clean

@@ -24,6 +24,9 @@ let package = Package(
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         .systemLibrary(name: "COpenSSL", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
+        .systemLibrary(
+            name: "CMicroHTTPD", pkgConfig: "libmicrohttpd", providers: [.apt(["libmicrohttpd-dev"])]),
+        .target(name: "CMicroHTTPDShim", dependencies: ["CMicroHTTPD"]),
         .systemLibrary(name: "COpenCV", pkgConfig: "opencv4", providers: [.apt(["libopencv-dev"])]),
         .target(name: "CVBridge", dependencies: ["COpenCV"]),
 
@@ -34,7 +37,9 @@ let package = Package(
         .target(name: "VPSMap", dependencies: ["VPSGeometry", "CZlib"]),
 
         // MARK: Server (Linux)
-        .target(name: "VPSServer", dependencies: ["VPSProtocol", "VPSMap", "VPSGeometry", "COpenSSL", "CSQLite"]),
+        .target(
+            name: "VPSServer",
+            dependencies: ["VPSProtocol", "VPSMap", "VPSGeometry", "COpenSSL", "CSQLite", "CMicroHTTPDShim"]),
 
         // MARK: Tools
         .executableTarget(name: "multiset", dependencies: ["VPSGeometry"]),

@@ -28,10 +28,10 @@ let package = Package(
         .target(name: "VPSSimulation", dependencies: ["VPSGeometry", "VPSImaging"]),
 
         // MARK: Tools
-        .executableTarget(name: "multiset", dependencies: ["VPSGeometry"]),
+        .executableTarget(name: "multiset", dependencies: ["VPSGeometry", "VPSFeatures", "VPSTestSupport"]),
 
         // MARK: Test support and tests
-        .target(name: "VPSTestSupport", dependencies: ["VPSGeometry"]),
+        .target(name: "VPSTestSupport", dependencies: ["VPSGeometry", "VPSImaging"]),
         .testTarget(name: "VPSGeometryTests", dependencies: ["VPSGeometry", "VPSTestSupport"]),
         .testTarget(name: "VPSImagingTests", dependencies: ["VPSImaging", "VPSTestSupport"]),
         .testTarget(name: "VPSFeaturesTests", dependencies: ["VPSFeatures", "VPSTestSupport"]),

@@ -9,7 +9,7 @@ BENCH_DATA   ?= bench/data
 DEB_PACKAGES ?= pkg-config zlib1g-dev libturbojpeg0-dev libpng-dev libopencv-dev libssl-dev libsqlite3-dev libmicrohttpd-dev python3-venv
 SWIFT_FLAGS  ?=
 
-.PHONY: all deps build test lint format demo bench bench-solvers clean
+.PHONY: all deps build test lint format demo bench bench-solvers bench-features clean
 
 all: build
 
@@ -56,7 +56,7 @@ demo: deps
 	$(SWIFT) run -c release multiset demo
 
 ## bench: every benchmark (ratios against reference peers measured in the same run).
-bench: bench-solvers
+bench: bench-solvers bench-features
 
 $(VENV)/.ok: bench/requirements.txt
 	$(PYTHON) -m venv $(VENV)
@@ -71,6 +71,14 @@ bench-solvers: deps $(VENV)/.ok
 	$(SWIFT) run -c release --skip-build multiset bench solvers --data $(BENCH_DATA)/solvers --out $(BENCH_DATA)/solvers/ours.json
 	$(VENV)/bin/python bench/solvers/peers.py --data $(BENCH_DATA)/solvers --out $(BENCH_DATA)/solvers/peers.json --min-iterations 50
 	$(VENV)/bin/python bench/solvers/report.py --inputs $(BENCH_DATA)/solvers/ours.json $(BENCH_DATA)/solvers/peers.json --out bench/results/solvers.json
+
+## bench-features: our ORB extraction, brute-force matching and LSH index vs opencv-python on identical images.
+bench-features: deps $(VENV)/.ok
+	mkdir -p $(BENCH_DATA)/features bench/results
+	$(SWIFT) build -c release --product multiset
+	$(SWIFT) run -c release --skip-build multiset bench features --data $(BENCH_DATA)/features --out $(BENCH_DATA)/features/ours.json
+	$(VENV)/bin/python bench/features/peers.py --data $(BENCH_DATA)/features --out $(BENCH_DATA)/features/peers.json
+	$(VENV)/bin/python bench/features/report.py --inputs $(BENCH_DATA)/features/ours.json $(BENCH_DATA)/features/peers.json --out bench/results/features.json
 
 clean:
 	$(SWIFT) package clean

@@ -42,10 +42,10 @@ let package = Package(
             dependencies: ["VPSProtocol", "VPSMap", "VPSGeometry", "COpenSSL", "CSQLite", "CMicroHTTPDShim"]),
 
         // MARK: Tools
-        .executableTarget(name: "multiset", dependencies: ["VPSGeometry"]),
+        .executableTarget(name: "multiset", dependencies: ["VPSGeometry", "VPSFeatures", "VPSTestSupport"]),
 
         // MARK: Test support and tests
-        .target(name: "VPSTestSupport", dependencies: ["VPSGeometry"]),
+        .target(name: "VPSTestSupport", dependencies: ["VPSGeometry", "VPSImaging"]),
         .testTarget(name: "VPSGeometryTests", dependencies: ["VPSGeometry", "VPSTestSupport"]),
         .testTarget(name: "VPSImagingTests", dependencies: ["VPSImaging", "VPSTestSupport"]),
         .testTarget(name: "VPSFeaturesTests", dependencies: ["VPSFeatures", "VPSTestSupport"]),

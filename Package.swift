@@ -42,7 +42,8 @@ let package = Package(
             dependencies: ["VPSProtocol", "VPSMap", "VPSGeometry", "COpenSSL", "CSQLite", "CMicroHTTPDShim"]),
 
         // MARK: Tools
-        .executableTarget(name: "multiset", dependencies: ["VPSGeometry", "VPSFeatures", "VPSTestSupport"]),
+        .executableTarget(
+            name: "multiset", dependencies: ["VPSGeometry", "VPSFeatures", "VPSMap", "VPSServer", "VPSTestSupport"]),
 
         // MARK: Test support and tests
         .target(name: "VPSTestSupport", dependencies: ["VPSGeometry", "VPSImaging"]),

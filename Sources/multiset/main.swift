@@ -6,6 +6,7 @@ let usage = """
 
     commands:
       demo            what exists so far, end to end (see README)
+      clients         create, list or revoke API clients
       bench solvers   run our pose solvers on the benchmark's correspondence sets
       bench minimal   microseconds per minimal solve
       bench features  ORB extraction, matching and the LSH index on synthetic images
@@ -25,6 +26,8 @@ func runMain() -> Int32 {
             return try MinimalSolverBenchmark.run(&args)
         case ("bench", "features"):
             return try FeatureBenchmark.run(&args)
+        case ("clients", _):
+            return try ClientsCommand.run(&args)
         case ("demo", _):
             return try Demo.run(&args)
         case (nil, _):

@@ -29,9 +29,11 @@ let package = Package(
         .target(name: "CMicroHTTPDShim", dependencies: ["CMicroHTTPD"]),
         .systemLibrary(name: "COpenCV", pkgConfig: "opencv4", providers: [.apt(["libopencv-dev"])]),
         .target(name: "CVBridge", dependencies: ["COpenCV"]),
+        // libpng behind a setjmp-free C interface (libpng's error callback must longjmp).
+        .target(name: "CPNGShim", dependencies: ["CPNG"]),
 
         // MARK: Engine (Linux)
-        .target(name: "VPSImaging", dependencies: ["CTurboJPEG", "CPNG"]),
+        .target(name: "VPSImaging", dependencies: ["CTurboJPEG", "CPNG", "CPNGShim"]),
         .target(name: "VPSFeatures", dependencies: ["VPSImaging", "CVBridge"]),
         .target(name: "VPSSimulation", dependencies: ["VPSGeometry", "VPSImaging"]),
         .target(name: "VPSMap", dependencies: ["VPSGeometry", "CZlib"]),

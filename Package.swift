@@ -36,7 +36,7 @@ let package = Package(
         .target(name: "VPSImaging", dependencies: ["CTurboJPEG", "CPNG", "CPNGShim"]),
         .target(name: "VPSFeatures", dependencies: ["VPSImaging", "CVBridge"]),
         .target(name: "VPSSimulation", dependencies: ["VPSGeometry", "VPSImaging"]),
-        .target(name: "VPSMap", dependencies: ["VPSGeometry", "CZlib"]),
+        .target(name: "VPSMap", dependencies: ["VPSGeometry", "VPSImaging", "VPSFeatures", "CZlib"]),
 
         // MARK: Server (Linux)
         .target(

@@ -28,7 +28,7 @@ let package = Package(
         .target(name: "VPSSimulation", dependencies: ["VPSGeometry", "VPSImaging"]),
 
         // MARK: Tools
-        .executableTarget(name: "multiset", dependencies: ["VPSGeometry"]),
+        .executableTarget(name: "multiset", dependencies: ["VPSGeometry", "VPSSimulation"]),
 
         // MARK: Test support and tests
         .target(name: "VPSTestSupport", dependencies: ["VPSGeometry"]),

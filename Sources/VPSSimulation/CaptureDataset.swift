@@ -29,7 +29,9 @@ public struct CaptureDataset: Codable, Equatable, Sendable {
     /// Pinhole intrinsics in pixels of the stored image (`Camera` convention: a centred
     /// principal point is (width/2, height/2)).
     public struct Intrinsics: Codable, Equatable, Sendable {
+        /// Focal lengths and principal point, pixels.
         public var fx: Double, fy: Double, cx: Double, cy: Double
+        /// Size of the stored image, pixels.
         public var width: Int, height: Int
 
         /// Intrinsics of a camera (its distortion is not representable and is dropped).
@@ -48,7 +50,9 @@ public struct CaptureDataset: Codable, Equatable, Sendable {
 
     /// A `worldFromCamera` pose: `position` [x, y, z] metres, `rotation` [x, y, z, w].
     public struct Pose: Codable, Equatable, Sendable {
+        /// Camera centre [x, y, z], metres.
         public var position: [Double]
+        /// Orientation quaternion [x, y, z, w] (Hamilton).
         public var rotation: [Double]
 
         /// The pose of a rigid transform.
@@ -71,7 +75,10 @@ public struct CaptureDataset: Codable, Equatable, Sendable {
 
     /// A GPS fix: WGS-84 degrees, ellipsoidal altitude and accuracy in metres.
     public struct GPS: Codable, Equatable, Sendable {
-        public var latitude: Double, longitude: Double, altitude: Double, horizontalAccuracy: Double
+        /// WGS-84 latitude and longitude, degrees.
+        public var latitude: Double, longitude: Double
+        /// Ellipsoidal altitude and horizontal accuracy, metres.
+        public var altitude: Double, horizontalAccuracy: Double
 
         /// A fix.
         public init(latitude: Double, longitude: Double, altitude: Double, horizontalAccuracy: Double) {
@@ -90,11 +97,13 @@ public struct CaptureDataset: Codable, Equatable, Sendable {
         public var image: String
         /// Seconds, monotonic within the capture.
         public var timestamp: Double
+        /// Intrinsics of the stored image.
         public var intrinsics: Intrinsics
         /// The AR session's pose (session world frame).
         public var arPose: Pose
         /// `normal`, `limited` or `notAvailable`.
         public var trackingState: String
+        /// Optional GPS fix.
         public var gps: GPS?
         /// Simulator only: the true pose in the venue (map) frame.
         public var truth: Pose?
@@ -115,9 +124,13 @@ public struct CaptureDataset: Codable, Equatable, Sendable {
         }
     }
 
+    /// Always `multiset-captures`.
     public var format: String
+    /// Format version (1).
     public var version: Int
+    /// The recording device.
     public var device: Device
+    /// The frames in capture order.
     public var frames: [Frame]
     /// Optional mesh (OBJ or PLY) in the frame of `arPose`, relative path.
     public var mesh: String?
@@ -133,7 +146,18 @@ public struct CaptureDataset: Codable, Equatable, Sendable {
 
     /// A problem found by `validate(imagesIn:)`, naming the frame when there is one.
     public struct ValidationError: Error, Equatable, Sendable, CustomStringConvertible {
+        /// What is wrong, naming the frame.
         public let description: String
+    }
+
+    /// Reads and validates `captures.json` in `directory` (images included).
+    ///
+    /// - Throws: file-system or `DecodingError`s, or `ValidationError`.
+    public static func load(from directory: URL) throws -> CaptureDataset {
+        let data = try Data(contentsOf: directory.appendingPathComponent("captures.json"))
+        let dataset = try JSONDecoder().decode(CaptureDataset.self, from: data)
+        try dataset.validate(imagesIn: directory)
+        return dataset
     }
 
     /// Checks the rules of docs/FORMATS.md: known format and version 1, unique ids, positive

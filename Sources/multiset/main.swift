@@ -8,6 +8,7 @@ let usage = """
       demo            what exists so far, end to end (see README)
       bench solvers   run our pose solvers on the benchmark's correspondence sets
       bench minimal   microseconds per minimal solve
+      bench render    frames per second of the simulator's software renderer
 
     Run `multiset <command> --help` for a command's options.
     """
@@ -22,6 +23,8 @@ func runMain() -> Int32 {
             return try SolverBenchmark.run(&args)
         case ("bench", "minimal"):
             return try MinimalSolverBenchmark.run(&args)
+        case ("bench", "render"):
+            return try RenderBenchmark.run(&args)
         case ("demo", _):
             return try Demo.run(&args)
         case (nil, _):

@@ -213,6 +213,30 @@ import VPSTestSupport
         #expect(roughness(RenderOptions()) < roughness(RenderOptions(mipmapping: false)))
     }
 
+    @Test func twoTrianglesRenderExactlyLikeTheirQuad() throws {
+        // Shared edges are drawn once: no gaps or double hits along the diagonal.
+        let (venue, quad) = RendererTests.card(centre: Vec3(0, 1.5, 0), blobs: [Vec2(100, 90), Vec2(150, 170)])
+        let v = quad.vertices
+        func triangle(_ a: Int, _ b: Int, _ c: Int) -> Surface {
+            Surface(
+                vertices: [v[a], v[b], v[c]], normal: quad.normal, textureIndex: 0, textureOrigin: quad.textureOrigin,
+                textureAxisU: quad.textureAxisU, textureAxisV: quad.textureAxisV)
+        }
+        let split = Venue(name: "split", surfaces: [triangle(0, 1, 2), triangle(0, 2, 3)], textures: venue.textures)
+        var rng = SplitMix64(testName: "triangles")
+        for _ in 0..<5 {
+            let eye = Vec3(rng.uniform(-0.3...0.3), 1.5 + rng.uniform(-0.3...0.3), rng.uniform(0.3...1.2))
+            let pose = Fixtures.lookAt(Vec3(0, 1.5, 0), from: eye, up: Vec3(rng.uniform(-0.5...0.5), 1, 0))
+            var a = RenderTarget(width: 160, height: 120), b = RenderTarget(width: 160, height: 120)
+            Renderer(venue: venue).render(camera: Fixtures.smallCamera, camFromWorld: pose, into: &a)
+            Renderer(venue: split).render(camera: Fixtures.smallCamera, camFromWorld: pose, into: &b)
+            #expect(a.image == b.image)
+            #expect(a.depthMap == b.depthMap)
+            let covered = (0..<(160 * 120)).filter { a.surface(x: $0 % 160, y: $0 / 160) != nil }.count
+            #expect(covered > 1000)
+        }
+    }
+
     @Test func lerpIsExactAtTheEnds() {
         let a: UInt32 = 0x00_10_80_FF, b: UInt32 = 0x00_FF_00_20
         #expect(Renderer.lerp(a, b, 0) == a)

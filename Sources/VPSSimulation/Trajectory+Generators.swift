@@ -66,7 +66,7 @@ extension Trajectory {
         walker.heading = Walker.yaw(toward: route[0].point - start)
         var samples: [Sample] = []
         var sinceProgress = 0.0, stride = 0.0
-        let count = Int((duration / dt).rounded(.down)) + 1
+        let count = Int((duration / dt + 1e-6).rounded(.down)) + 1
         for i in 0..<count {
             let t = Double(i) * dt
             let bob = 0.012 * sin(stride * .pi) * min(1, walker.speed / walker.cruiseSpeed)
@@ -101,7 +101,7 @@ extension Trajectory {
         let roll = Wobble(amplitudes: [radians(2)], periods: [4...7], using: &rng)
         let sway = Wobble(amplitudes: [0.03, 0.01], periods: [3...5, 1...2], using: &rng)
         let swayZ = Wobble(amplitudes: [0.02], periods: [4...6], using: &rng)
-        let count = Int((duration / dt).rounded(.down)) + 1
+        let count = Int((duration / dt + 1e-6).rounded(.down)) + 1
         return (0..<count).map { i in
             let t = Double(i) * dt
             return Sample(
@@ -154,7 +154,7 @@ extension Trajectory {
         let sweepRate = radians(24)
         let sweepPitch = radians(-8)
         var walker = Walker(position: first.0, heading: 2 * .pi * rng.nextUnit(), cruiseSpeed: 0.8)
-        let limit = maxDuration.map { Int(($0 / dt).rounded(.down)) + 1 } ?? Int.max
+        let limit = maxDuration.map { Int(($0 / dt + 1e-6).rounded(.down)) + 1 } ?? Int.max
         var samples: [Sample] = []
         func record(yaw: Double, pitch: Double) {
             guard samples.count < limit else { return }

@@ -6,10 +6,10 @@ PYTHON       ?= python3
 VENV         ?= .venv
 BENCH_DATA   ?= bench/data
 # Debian packages the build and tests need (C libraries arrive with the modules that use them).
-DEB_PACKAGES ?= pkg-config libturbojpeg0-dev libpng-dev libopencv-dev python3-venv
+DEB_PACKAGES ?= pkg-config zlib1g-dev libturbojpeg0-dev libpng-dev libopencv-dev libssl-dev libsqlite3-dev libmicrohttpd-dev python3-venv
 SWIFT_FLAGS  ?=
 
-.PHONY: all deps build test lint format demo bench bench-solvers clean
+.PHONY: all deps build test lint format demo bench bench-solvers bench-features clean
 
 all: build
 
@@ -38,8 +38,12 @@ build: deps
 ## test: build, run every test, check formatting.
 test: SHELL := /bin/bash
 test: build
-	$(SWIFT) test --skip-build $(SWIFT_FLAGS)
+	@set -o pipefail; $(SWIFT) test --skip-build $(SWIFT_FLAGS) 2>&1 | tee .test-log.txt
 	$(MAKE) --no-print-directory lint
+	@# A plain closing line for CI: the Swift Testing totals.
+	@n=$$(grep -oE "Test run with [0-9]+ tests?" .test-log.txt | tail -1 | grep -oE "[0-9]+"); \
+	f=$$(grep -cE "^✘ Test .* (failed|recorded an issue)" .test-log.txt || true); \
+	echo "tests: $${n:-0} passed, $${f:-0} failed"
 
 lint:
 	$(SWIFT) format lint --strict --recursive Sources Tests Package.swift
@@ -52,7 +56,7 @@ demo: deps
 	$(SWIFT) run -c release multiset demo
 
 ## bench: every benchmark (ratios against reference peers measured in the same run).
-bench: bench-solvers
+bench: bench-solvers bench-features
 
 $(VENV)/.ok: bench/requirements.txt
 	$(PYTHON) -m venv $(VENV)
@@ -67,6 +71,14 @@ bench-solvers: deps $(VENV)/.ok
 	$(SWIFT) run -c release --skip-build multiset bench solvers --data $(BENCH_DATA)/solvers --out $(BENCH_DATA)/solvers/ours.json
 	$(VENV)/bin/python bench/solvers/peers.py --data $(BENCH_DATA)/solvers --out $(BENCH_DATA)/solvers/peers.json --min-iterations 50
 	$(VENV)/bin/python bench/solvers/report.py --inputs $(BENCH_DATA)/solvers/ours.json $(BENCH_DATA)/solvers/peers.json --out bench/results/solvers.json
+
+## bench-features: our ORB extraction, brute-force matching and LSH index vs opencv-python on identical images.
+bench-features: deps $(VENV)/.ok
+	mkdir -p $(BENCH_DATA)/features bench/results
+	$(SWIFT) build -c release --product multiset
+	$(SWIFT) run -c release --skip-build multiset bench features --data $(BENCH_DATA)/features --out $(BENCH_DATA)/features/ours.json
+	$(VENV)/bin/python bench/features/peers.py --data $(BENCH_DATA)/features --out $(BENCH_DATA)/features/peers.json
+	$(VENV)/bin/python bench/features/report.py --inputs $(BENCH_DATA)/features/ours.json $(BENCH_DATA)/features/peers.json --out bench/results/features.json
 
 clean:
 	$(SWIFT) package clean

@@ -8,34 +8,55 @@ let package = Package(
     products: [
         // SDK side: pure Swift, no system libraries, usable from an app.
         .library(name: "VPSGeometry", targets: ["VPSGeometry"]),
+        .library(name: "VPSProtocol", targets: ["VPSProtocol"]),
         // Tools.
         .executable(name: "multiset", targets: ["multiset"]),
     ],
     targets: [
         // MARK: SDK side (pure Swift, no system libraries)
         .target(name: "VPSGeometry"),
+        .target(name: "VPSProtocol", dependencies: ["VPSGeometry"]),
 
         // MARK: System libraries (headers and link flags through pkg-config)
         .systemLibrary(
             name: "CTurboJPEG", pkgConfig: "libturbojpeg", providers: [.apt(["libturbojpeg0-dev"])]),
         .systemLibrary(name: "CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
+        .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
+        .systemLibrary(name: "COpenSSL", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
+        .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
+        .systemLibrary(
+            name: "CMicroHTTPD", pkgConfig: "libmicrohttpd", providers: [.apt(["libmicrohttpd-dev"])]),
+        .target(name: "CMicroHTTPDShim", dependencies: ["CMicroHTTPD"]),
         .systemLibrary(name: "COpenCV", pkgConfig: "opencv4", providers: [.apt(["libopencv-dev"])]),
         .target(name: "CVBridge", dependencies: ["COpenCV"]),
+        // libpng behind a setjmp-free C interface (libpng's error callback must longjmp).
+        .target(name: "CPNGShim", dependencies: ["CPNG"]),
 
         // MARK: Engine (Linux)
-        .target(name: "VPSImaging", dependencies: ["CTurboJPEG", "CPNG"]),
+        .target(name: "VPSImaging", dependencies: ["CTurboJPEG", "CPNG", "CPNGShim"]),
         .target(name: "VPSFeatures", dependencies: ["VPSImaging", "CVBridge"]),
         .target(name: "VPSSimulation", dependencies: ["VPSGeometry", "VPSImaging"]),
+        .target(name: "VPSMap", dependencies: ["VPSGeometry", "CZlib"]),
+
+        // MARK: Server (Linux)
+        .target(
+            name: "VPSServer",
+            dependencies: ["VPSProtocol", "VPSMap", "VPSGeometry", "COpenSSL", "CSQLite", "CMicroHTTPDShim"]),
 
         // MARK: Tools
-        .executableTarget(name: "multiset", dependencies: ["VPSGeometry", "VPSSimulation"]),
+        .executableTarget(
+            name: "multiset",
+            dependencies: ["VPSGeometry", "VPSFeatures", "VPSMap", "VPSServer", "VPSSimulation", "VPSTestSupport"]),
 
         // MARK: Test support and tests
-        .target(name: "VPSTestSupport", dependencies: ["VPSGeometry"]),
+        .target(name: "VPSTestSupport", dependencies: ["VPSGeometry", "VPSImaging"]),
         .testTarget(name: "VPSGeometryTests", dependencies: ["VPSGeometry", "VPSTestSupport"]),
         .testTarget(name: "VPSImagingTests", dependencies: ["VPSImaging", "VPSTestSupport"]),
         .testTarget(name: "VPSFeaturesTests", dependencies: ["VPSFeatures", "VPSTestSupport"]),
         .testTarget(name: "VPSSimulationTests", dependencies: ["VPSSimulation", "VPSTestSupport"]),
+        .testTarget(name: "VPSMapTests", dependencies: ["VPSMap", "VPSTestSupport"]),
+        .testTarget(name: "VPSProtocolTests", dependencies: ["VPSProtocol", "VPSTestSupport"]),
+        .testTarget(name: "VPSServerTests", dependencies: ["VPSServer", "VPSTestSupport"]),
     ],
     swiftLanguageModes: [.v6],
     cxxLanguageStandard: .cxx17

@@ -10,3 +10,4 @@ import Darwin
 @usableFromInline func acosD(_ x: Double) -> Double { acos(x) }
 @usableFromInline func log1pD(_ x: Double) -> Double { log1p(x) }
 @usableFromInline func atan2D(_ y: Double, _ x: Double) -> Double { atan2(y, x) }
+@usableFromInline func powD(_ x: Double, _ y: Double) -> Double { pow(x, y) }

@@ -67,3 +67,19 @@ public struct RGBImage: Equatable, Sendable {
         return GrayImage(width: width, height: height, pixels: out)
     }
 }
+
+extension RGBImage {
+    /// A colour image with three equal channels copied from `gray`.
+    ///
+    /// - Parameter gray: the source image.
+    /// - Complexity: O(width × height).
+    public init(_ gray: GrayImage) {
+        var rgb = [UInt8](repeating: 0, count: 3 * gray.pixels.count)
+        for (i, value) in gray.pixels.enumerated() {
+            rgb[3 * i] = value
+            rgb[3 * i + 1] = value
+            rgb[3 * i + 2] = value
+        }
+        self.init(width: gray.width, height: gray.height, pixels: rgb)
+    }
+}

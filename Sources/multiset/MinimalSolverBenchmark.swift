@@ -54,6 +54,17 @@ enum MinimalSolverBenchmark {
                 into: &solutions)
             total += solutions.count
         }
+        // A three-camera rig: each ray from its own centre.
+        let origins = (Vec3(0, 0, 0), Vec3(0.3, 0.02, 0), Vec3(0.6, -0.01, 0.05))
+        time("gp3p") { i in
+            solutions.removeAll(keepingCapacity: true)
+            let rig = [origins.0, origins.1, origins.2]
+            let x = (points[3 * i], points[3 * i + 1], points[3 * i + 2])
+            // Rays from each origin towards the point as the rig (identity pose) sees it.
+            let d = ((x.0 - rig[0]).normalized, (x.1 - rig[1]).normalized, (x.2 - rig[2]).normalized)
+            solveGeneralizedP3P(origins: origins, directions: d, points: x, into: &solutions)
+            total += solutions.count
+        }
         return 0
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import VPSGeometry
+import VPSMap
 
 /// `multiset bench solvers`: runs our LO-RANSAC solvers on the benchmark's correspondence sets
 /// (written by bench/solvers/generate.py, format in bench/solvers/FORMAT.md) and writes per-set
@@ -68,8 +69,10 @@ enum SolverBenchmark {
     /// Reads one `VPSBSOL1` file.
     static func load(_ url: URL, limit: Int) throws -> [CorrespondenceSet] {
         let data = try Data(contentsOf: url)
-        var reader = ByteReader(data: data)
-        guard try reader.bytes(8) == Array("VPSBSOL1".utf8) else { throw BenchError("\(url.path): bad magic") }
+        var reader = BinaryReader([UInt8](data))
+        guard Array(try reader.readBytes(8)) == Array("VPSBSOL1".utf8) else {
+            throw BenchError("\(url.path): bad magic")
+        }
         let count = Int(try reader.u32())
         _ = try reader.u32()
         var sets: [CorrespondenceSet] = []
@@ -89,7 +92,7 @@ enum SolverBenchmark {
                 pixels.append(Vec2(try reader.f64(), try reader.f64()))
                 points.append(Vec3(try reader.f64(), try reader.f64(), try reader.f64()))
             }
-            _ = try reader.bytes(n)
+            _ = try reader.readBytes(n)
             sets.append(
                 CorrespondenceSet(
                     camera: Camera(fx: fx, fy: fy, cx: cx, cy: cy, width: w, height: h), gravityInCamera: g,
@@ -102,28 +105,4 @@ enum SolverBenchmark {
 struct BenchError: Error, CustomStringConvertible {
     let description: String
     init(_ d: String) { description = d }
-}
-
-/// Little-endian reader over `Data`.
-struct ByteReader {
-    let data: Data
-    var offset = 0
-
-    mutating func bytes(_ n: Int) throws -> [UInt8] {
-        guard offset + n <= data.count else { throw BenchError("truncated file") }
-        defer { offset += n }
-        return Array(data[data.startIndex + offset..<data.startIndex + offset + n])
-    }
-
-    mutating func u32() throws -> UInt32 {
-        let b = try bytes(4)
-        return UInt32(b[0]) | UInt32(b[1]) << 8 | UInt32(b[2]) << 16 | UInt32(b[3]) << 24
-    }
-
-    mutating func f64() throws -> Double {
-        let b = try bytes(8)
-        var v: UInt64 = 0
-        for i in 0..<8 { v |= UInt64(b[i]) << (8 * UInt64(i)) }
-        return Double(bitPattern: v)
-    }
 }

@@ -6,8 +6,10 @@ let usage = """
 
     commands:
       demo            what exists so far, end to end (see README)
+      clients         create, list or revoke API clients
       bench solvers   run our pose solvers on the benchmark's correspondence sets
       bench minimal   microseconds per minimal solve
+      bench features  ORB extraction, matching and the LSH index on synthetic images
       bench render    frames per second of the simulator's software renderer
 
     Run `multiset <command> --help` for a command's options.
@@ -23,8 +25,12 @@ func runMain() -> Int32 {
             return try SolverBenchmark.run(&args)
         case ("bench", "minimal"):
             return try MinimalSolverBenchmark.run(&args)
+        case ("bench", "features"):
+            return try FeatureBenchmark.run(&args)
         case ("bench", "render"):
             return try RenderBenchmark.run(&args)
+        case ("clients", _):
+            return try ClientsCommand.run(&args)
         case ("demo", _):
             return try Demo.run(&args)
         case (nil, _):

@@ -1,0 +1,71 @@
+/// Machine-readable error codes of the REST API (SPEC §17.10), each with its HTTP status.
+public enum APIErrorCode: String, Codable, Sendable, CaseIterable {
+    case badRequest = "BAD_REQUEST"
+    case invalidCredentials = "INVALID_CREDENTIALS"
+    case unauthorized = "UNAUTHORIZED"
+    case tokenExpired = "TOKEN_EXPIRED"
+    case forbidden = "FORBIDDEN"
+    case missingMapCode = "MISSING_MAP_CODE"
+    case mapNotFound = "MAP_NOT_FOUND"
+    case mapSetNotFound = "MAPSET_NOT_FOUND"
+    case mapNotActive = "MAP_NOT_ACTIVE"
+    case mapInMapSet = "MAP_IN_MAPSET"
+    case invalidID = "INVALID_ID"
+    case invalidImage = "INVALID_IMAGE"
+    case imageTooLarge = "IMAGE_TOO_LARGE"
+    case imageTooSmall = "IMAGE_TOO_SMALL"
+    case invalidIntrinsics = "INVALID_INTRINSICS"
+    case invalidQueryMode = "INVALID_QUERY_MODE"
+    case invalidHint = "INVALID_HINT"
+    case tooFewImages = "TOO_FEW_IMAGES"
+    case tooManyImages = "TOO_MANY_IMAGES"
+    case invalidPoseData = "INVALID_POSE_DATA"
+    case tooManyObjectCodes = "TOO_MANY_OBJECT_CODES"
+    case objectNotFound = "OBJECT_NOT_FOUND"
+    case fileNotFound = "FILE_NOT_FOUND"
+    case urlExpired = "URL_EXPIRED"
+    case payloadTooLarge = "PAYLOAD_TOO_LARGE"
+    case rateLimited = "RATE_LIMITED"
+    case engineTimeout = "ENGINE_TIMEOUT"
+    case internalError = "INTERNAL_ERROR"
+
+    /// The HTTP status the server answers with.
+    public var httpStatus: Int {
+        switch self {
+        case .badRequest, .missingMapCode, .invalidID, .invalidImage, .imageTooLarge, .imageTooSmall,
+            .invalidIntrinsics, .invalidQueryMode, .invalidHint, .tooFewImages, .tooManyImages, .invalidPoseData,
+            .tooManyObjectCodes:
+            return 400
+        case .invalidCredentials, .unauthorized, .tokenExpired: return 401
+        case .forbidden, .urlExpired: return 403
+        case .mapNotFound, .mapSetNotFound, .objectNotFound, .fileNotFound: return 404
+        case .mapNotActive, .mapInMapSet: return 409
+        case .payloadTooLarge: return 413
+        case .rateLimited: return 429
+        case .internalError: return 500
+        case .engineTimeout: return 503
+        }
+    }
+}
+
+/// The JSON body of every non-200 answer: `{"message": "...", "code": "..."}` (SPEC D7).
+public struct APIError: Error, Codable, Equatable, Sendable, CustomStringConvertible {
+    /// A readable explanation.
+    public var message: String
+    /// The stable code; unknown codes from newer servers decode as `.internalError`'s raw value kept in `rawCode`.
+    public var code: String
+
+    /// Builds an error from a known code.
+    public init(_ code: APIErrorCode, _ message: String) {
+        self.code = code.rawValue
+        self.message = message
+    }
+
+    /// The known code, if this is one.
+    public var knownCode: APIErrorCode? { APIErrorCode(rawValue: code) }
+
+    /// The HTTP status for this error (500 for unknown codes).
+    public var httpStatus: Int { knownCode?.httpStatus ?? 500 }
+
+    public var description: String { "\(code): \(message)" }
+}

@@ -1,0 +1,116 @@
+import Foundation
+import Testing
+import VPSGeometry
+import VPSProtocol
+
+@testable import VPSServer
+
+/// One suite, run against the SQLite store and its in-memory twin.
+@Suite struct StoreTests {
+    enum Kind: String, CaseIterable, CustomTestStringConvertible {
+        case memory, sqlite
+        var testDescription: String { rawValue }
+    }
+
+    static func make(_ kind: Kind) throws -> (ServerStore, URL?) {
+        switch kind {
+        case .memory: return (InMemoryStore(), nil)
+        case .sqlite:
+            let dir = FileManager.default.temporaryDirectory.appendingPathComponent("store-\(UUID().uuidString)")
+            try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+            return (try SQLiteStore(path: dir.appendingPathComponent("db.sqlite").path), dir)
+        }
+    }
+
+    static func map(_ id: String, account: String, code: String, at t: Double, kind: MapRecord.Kind = .map) -> MapRecord
+    {
+        MapRecord(
+            id: id, accountID: account, code: code, kind: kind, name: "n\(id)", description: "", status: .active,
+            file: "maps/\(code).vpsmap",
+            bytes: 10, failure: "", createdAt: t, updatedAt: t)
+    }
+
+    @Test(arguments: Kind.allCases)
+    func accountsClientsAndIsolation(kind: Kind) throws {
+        let (store, dir) = try Self.make(kind)
+        defer { dir.map { try? FileManager.default.removeItem(at: $0) } }
+        try store.createAccount(AccountRecord(id: "a1", name: "A", createdAt: 1))
+        try store.createAccount(AccountRecord(id: "a2", name: "B", createdAt: 2))
+        #expect(throws: StoreError.self) { try store.createAccount(AccountRecord(id: "a1", name: "A", createdAt: 1)) }
+        let c = ClientRecord(
+            id: "c1", accountID: "a1", name: "app", secretHash: "h", scopes: "query write", disabled: false,
+            createdAt: 3)
+        try store.createClient(c)
+        #expect(try store.client(id: "c1") == c)
+        #expect(throws: StoreError.self) {
+            try store.createClient(
+                ClientRecord(
+                    id: "c2", accountID: "nobody", name: "x", secretHash: "h", scopes: "", disabled: false, createdAt: 3
+                ))
+        }
+        try store.setClientDisabled(id: "c1", true)
+        #expect(try store.client(id: "c1")?.disabled == true)
+        #expect(throws: StoreError.notFound("client zz")) { try store.setClientDisabled(id: "zz", true) }
+        #expect(try store.clients().map(\.id) == ["c1"])
+
+        for k in 0..<15 { try store.createMap(Self.map("m\(k)", account: "a1", code: "MAP_\(k)", at: Double(k))) }
+        try store.createMap(Self.map("o1", account: "a1", code: "OBJ_1", at: 20, kind: .object))
+        try store.createMap(Self.map("x1", account: "a2", code: "MAP_OTHER", at: 30))
+        #expect(throws: StoreError.self) { try store.createMap(Self.map("dup", account: "a2", code: "MAP_3", at: 1)) }
+        // Another account's map is invisible by id and by code.
+        #expect(try store.map(idOrCode: "x1", accountID: "a1", kind: .map) == nil)
+        #expect(try store.map(idOrCode: "MAP_OTHER", accountID: "a1", kind: .map) == nil)
+        #expect(try store.map(idOrCode: "MAP_OTHER", accountID: "a2", kind: .map)?.id == "x1")
+        #expect(try store.map(idOrCode: "OBJ_1", accountID: "a1", kind: .map) == nil)
+        #expect(try store.map(idOrCode: "OBJ_1", accountID: "a1", kind: .object)?.id == "o1")
+        let page = try store.maps(accountID: "a1", kind: .map, offset: 10, limit: 10)
+        #expect(page.total == 15 && page.items.map(\.id) == ["m4", "m3", "m2", "m1", "m0"])
+        var updated = try #require(try store.map(idOrCode: "m0", accountID: "a1", kind: .map))
+        updated.status = .processing
+        try store.updateMap(updated)
+        #expect(try store.maps(status: .processing).map(\.id) == ["m0"])
+        var foreign = updated
+        foreign.accountID = "a2"
+        #expect(throws: StoreError.self) { try store.updateMap(foreign) }
+    }
+
+    @Test(arguments: Kind.allCases)
+    func mapSetsProtectTheirMaps(kind: Kind) throws {
+        let (store, dir) = try Self.make(kind)
+        defer { dir.map { try? FileManager.default.removeItem(at: $0) } }
+        try store.createAccount(AccountRecord(id: "a1", name: "A", createdAt: 1))
+        try store.createAccount(AccountRecord(id: "a2", name: "B", createdAt: 1))
+        for k in 0..<3 { try store.createMap(Self.map("m\(k)", account: "a1", code: "MAP_\(k)", at: Double(k))) }
+        try store.createMap(Self.map("x", account: "a2", code: "MAP_X", at: 1))
+        let pose = Rigid3(rotation: Quaternion(axis: Vec3(0, 1, 0), angle: 0.3), translation: Vec3(5, 0, -2))
+        let set = MapSetRecord(
+            id: "s1", accountID: "a1", code: "MSET_1", name: "floors", status: .active,
+            entries: [
+                .init(mapID: "m0", order: 0, relativePose: .identity), .init(mapID: "m1", order: 1, relativePose: pose),
+            ], createdAt: 5, updatedAt: 5)
+        try store.createMapSet(set)
+        let back = try #require(try store.mapSet(idOrCode: "MSET_1", accountID: "a1"))
+        #expect(back.entries.map(\.mapID) == ["m0", "m1"])
+        #expect(back.entries[1].relativePose.error(to: pose).rotation < 1e-12)
+        #expect(try store.mapSet(idOrCode: "s1", accountID: "a2") == nil)
+        #expect(throws: StoreError.mapInMapSet("m1")) { try store.deleteMap(id: "m1", accountID: "a1") }
+        #expect(throws: StoreError.notFound("map x")) { try store.deleteMap(id: "x", accountID: "a1") }
+        try store.deleteMap(id: "m2", accountID: "a1")
+        #expect(try store.map(idOrCode: "m2", accountID: "a1", kind: .map) == nil)
+        // A set naming another account's map is refused.
+        var bad = set
+        bad.id = "s2"
+        bad.code = "MSET_2"
+        bad.entries = [.init(mapID: "x", order: 0, relativePose: .identity)]
+        #expect(throws: StoreError.self) { try store.createMapSet(bad) }
+    }
+
+    @Test func sqliteSurvivesReopening() throws {
+        let (store, dir) = try Self.make(.sqlite)
+        defer { dir.map { try? FileManager.default.removeItem(at: $0) } }
+        try store.createAccount(AccountRecord(id: "a1", name: "A", createdAt: 1))
+        try store.createMap(Self.map("m0", account: "a1", code: "MAP_0", at: 1))
+        let reopened = try SQLiteStore(path: dir!.appendingPathComponent("db.sqlite").path)
+        #expect(try reopened.map(idOrCode: "MAP_0", accountID: "a1", kind: .map)?.id == "m0")
+    }
+}

@@ -11,6 +11,7 @@ let usage = """
       bench minimal   microseconds per minimal solve
       bench features  ORB extraction, matching and the LSH index on synthetic images
       bench render    frames per second of the simulator's software renderer
+      synth           render a synthetic venue and write a capture dataset
 
     Run `multiset <command> --help` for a command's options.
     """
@@ -33,6 +34,8 @@ func runMain() -> Int32 {
             return try ClientsCommand.run(&args)
         case ("demo", _):
             return try Demo.run(&args)
+        case ("synth", _):
+            return try SynthCommand.run(&args)
         case (nil, _):
             if args.flag("help") {
                 print(usage)

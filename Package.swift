@@ -45,7 +45,8 @@ let package = Package(
 
         // MARK: Tools
         .executableTarget(
-            name: "multiset", dependencies: ["VPSGeometry", "VPSFeatures", "VPSMap", "VPSServer", "VPSTestSupport"]),
+            name: "multiset",
+            dependencies: ["VPSGeometry", "VPSFeatures", "VPSMap", "VPSServer", "VPSSimulation", "VPSTestSupport"]),
 
         // MARK: Test support and tests
         .target(name: "VPSTestSupport", dependencies: ["VPSGeometry", "VPSImaging"]),

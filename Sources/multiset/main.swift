@@ -10,6 +10,8 @@ let usage = """
       bench solvers   run our pose solvers on the benchmark's correspondence sets
       bench minimal   microseconds per minimal solve
       bench features  ORB extraction, matching and the LSH index on synthetic images
+      bench render    frames per second of the simulator's software renderer
+      synth           render a synthetic venue and write a capture dataset
 
     Run `multiset <command> --help` for a command's options.
     """
@@ -26,10 +28,14 @@ func runMain() -> Int32 {
             return try MinimalSolverBenchmark.run(&args)
         case ("bench", "features"):
             return try FeatureBenchmark.run(&args)
+        case ("bench", "render"):
+            return try RenderBenchmark.run(&args)
         case ("clients", _):
             return try ClientsCommand.run(&args)
         case ("demo", _):
             return try Demo.run(&args)
+        case ("synth", _):
+            return try SynthCommand.run(&args)
         case (nil, _):
             if args.flag("help") {
                 print(usage)

@@ -1,2 +1,0 @@
-import VPSGeometry
-import VPSImaging

@@ -35,8 +35,9 @@ let package = Package(
         // MARK: Engine (Linux)
         .target(name: "VPSImaging", dependencies: ["CTurboJPEG", "CPNG", "CPNGShim"]),
         .target(name: "VPSFeatures", dependencies: ["VPSImaging", "CVBridge"]),
-        .target(name: "VPSSimulation", dependencies: ["VPSGeometry", "VPSImaging"]),
-        .target(name: "VPSMap", dependencies: ["VPSGeometry", "VPSImaging", "VPSFeatures", "CZlib"]),
+        .target(name: "VPSCapture", dependencies: ["VPSGeometry"]),
+        .target(name: "VPSSimulation", dependencies: ["VPSGeometry", "VPSImaging", "VPSCapture"]),
+        .target(name: "VPSMap", dependencies: ["VPSGeometry", "VPSImaging", "VPSFeatures", "VPSCapture", "CZlib"]),
 
         // MARK: Server (Linux)
         .target(
@@ -46,15 +47,18 @@ let package = Package(
         // MARK: Tools
         .executableTarget(
             name: "multiset",
-            dependencies: ["VPSGeometry", "VPSFeatures", "VPSMap", "VPSServer", "VPSSimulation", "VPSTestSupport"]),
+            dependencies: [
+                "VPSGeometry", "VPSFeatures", "VPSMap", "VPSServer", "VPSSimulation", "VPSCapture", "VPSTestSupport",
+            ]),
 
         // MARK: Test support and tests
         .target(name: "VPSTestSupport", dependencies: ["VPSGeometry", "VPSImaging"]),
         .testTarget(name: "VPSGeometryTests", dependencies: ["VPSGeometry", "VPSTestSupport"]),
         .testTarget(name: "VPSImagingTests", dependencies: ["VPSImaging", "VPSTestSupport"]),
         .testTarget(name: "VPSFeaturesTests", dependencies: ["VPSFeatures", "VPSTestSupport"]),
-        .testTarget(name: "VPSSimulationTests", dependencies: ["VPSSimulation", "VPSTestSupport"]),
-        .testTarget(name: "VPSMapTests", dependencies: ["VPSMap", "VPSTestSupport"]),
+        .testTarget(
+            name: "VPSSimulationTests", dependencies: ["VPSSimulation", "VPSFeatures", "VPSCapture", "VPSTestSupport"]),
+        .testTarget(name: "VPSMapTests", dependencies: ["VPSMap", "VPSSimulation", "VPSCapture", "VPSTestSupport"]),
         .testTarget(name: "VPSProtocolTests", dependencies: ["VPSProtocol", "VPSTestSupport"]),
         .testTarget(name: "VPSServerTests", dependencies: ["VPSServer", "VPSTestSupport"]),
     ],

@@ -1,4 +1,5 @@
 import Foundation
+import VPSCapture
 import VPSGeometry
 import VPSSimulation
 

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import VPSCapture
 import VPSGeometry
 import VPSImaging
 import VPSSimulation

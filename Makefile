@@ -72,13 +72,16 @@ bench-solvers: deps $(VENV)/.ok
 	$(VENV)/bin/python bench/solvers/peers.py --data $(BENCH_DATA)/solvers --out $(BENCH_DATA)/solvers/peers.json --min-iterations 50
 	$(VENV)/bin/python bench/solvers/report.py --inputs $(BENCH_DATA)/solvers/ours.json $(BENCH_DATA)/solvers/peers.json --out bench/results/solvers.json
 
-## bench-features: our ORB extraction, brute-force matching and LSH index vs opencv-python on identical images.
+## bench-features: our ORB extraction, brute-force matching and LSH index vs opencv-python on identical images;
+## then the renderer's frames per second.
 bench-features: deps $(VENV)/.ok
 	mkdir -p $(BENCH_DATA)/features bench/results
 	$(SWIFT) build -c release --product multiset
 	$(SWIFT) run -c release --skip-build multiset bench features --data $(BENCH_DATA)/features --out $(BENCH_DATA)/features/ours.json
 	$(VENV)/bin/python bench/features/peers.py --data $(BENCH_DATA)/features --out $(BENCH_DATA)/features/peers.json
 	$(VENV)/bin/python bench/features/report.py --inputs $(BENCH_DATA)/features/ours.json $(BENCH_DATA)/features/peers.json --out bench/results/features.json
+	@echo "renderer (VPSSimulation), 640x480, one thread:"
+	$(SWIFT) run -c release --skip-build multiset bench render --venue room --frames 120 --seed 1
 
 clean:
 	$(SWIFT) package clean

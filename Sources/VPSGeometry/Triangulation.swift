@@ -5,20 +5,40 @@ public struct TriangulationObservation: Sendable {
     public var camFromWorld: CameraPose
     /// Normalized (undistorted) image coordinates.
     public var normalized: Vec2
+    /// Standard deviation of the observation in normalized units (1 by default: unweighted).
+    public var sigma: Double
 
     /// Builds an observation.
-    public init(camFromWorld: CameraPose, normalized: Vec2) {
+    public init(camFromWorld: CameraPose, normalized: Vec2, sigma: Double = 1) {
         self.camFromWorld = camFromWorld
         self.normalized = normalized
+        self.sigma = sigma
     }
+}
+
+/// The 3×3 covariance of a triangulated point from its observations' standard deviations
+/// (first-order: `(Jᵀ Σ⁻¹ J)⁻¹`), or nil when the geometry is degenerate.
+public func triangulationCovariance(_ point: Vec3, _ observations: [TriangulationObservation]) -> Mat3? {
+    var info = Mat3.zero
+    for o in observations {
+        let p = o.camFromWorld.transform(point)
+        guard p.z > 1e-9 else { return nil }
+        let iz = 1 / p.z
+        let rt = o.camFromWorld.rotation.transposed
+        let ja = rt * Vec3(iz, 0, -p.x * iz * iz)
+        let jb = rt * Vec3(0, iz, -p.y * iz * iz)
+        let w = 1 / (o.sigma * o.sigma)
+        info = info + w * (Mat3.outer(ja, ja) + Mat3.outer(jb, jb))
+    }
+    return info.inverse
 }
 
 /// Triangulates a point seen by two or more cameras with known poses.
 ///
 /// Linear step: each observation contributes the two rows of `[x]× P X = 0` (homogeneous DLT,
-/// Hartley & Zisserman §12.2), each row normalized; the solution is the eigenvector of the
-/// smallest eigenvalue of `AᵀA` (4×4). Non-linear step: Gauss–Newton on the reprojection errors
-/// in normalized coordinates with the poses fixed.
+/// Hartley & Zisserman §12.2), each row normalized and weighted by 1/σ; the solution is the
+/// eigenvector of the smallest eigenvalue of `AᵀA` (4×4). Non-linear step: Gauss–Newton on the
+/// reprojection errors (weighted by 1/σ²) in normalized coordinates with the poses fixed.
 ///
 /// - Returns: the world point, or nil when the system is degenerate (fewer than two views, the
 ///   point at infinity, or behind a camera).
@@ -34,7 +54,7 @@ public func triangulatePoint(_ observations: [TriangulationObservation], refineI
         for row in [o.normalized.x * p2 - p0, o.normalized.y * p2 - p1] {
             let n = (row * row).sum().squareRoot()
             guard n > 0 else { continue }
-            let u = row / n
+            let u = row / (n * o.sigma)
             for i in 0..<4 { for j in 0..<4 { a[i][j] += u[i] * u[j] } }
         }
     }
@@ -55,11 +75,12 @@ public func triangulatePoint(_ observations: [TriangulationObservation], refineI
             let iz = 1 / p.z
             let r = Vec2(p.x * iz - o.normalized.x, p.y * iz - o.normalized.y)
             let rot = o.camFromWorld.rotation
-            // d(π)/dX = dπ/dp · R.
+            // d(π)/dX = dπ/dp · R, weighted by 1/σ².
             let ja = rot.transposed * Vec3(iz, 0, -p.x * iz * iz)
             let jb = rot.transposed * Vec3(0, iz, -p.y * iz * iz)
-            jtj = jtj + Mat3.outer(ja, ja) + Mat3.outer(jb, jb)
-            jtr += ja * r.x + jb * r.y
+            let w = 1 / (o.sigma * o.sigma)
+            jtj = jtj + w * (Mat3.outer(ja, ja) + Mat3.outer(jb, jb))
+            jtr += w * (ja * r.x + jb * r.y)
         }
         guard let inv = jtj.inverse else { break }
         let step = inv * jtr

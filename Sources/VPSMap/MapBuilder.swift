@@ -41,6 +41,12 @@ public struct MapBuildOptions: Sendable {
     public var minTriangulationAngle = 2.0
     /// Points farther than this from every observing camera are dropped, metres.
     public var maxDepth = 40.0
+    /// Standard deviation of a keypoint at the finest scale, pixels (FAST corners sit on whole
+    /// pixels); coarser pyramid levels scale it by the keypoint's size.
+    public var keypointSigma = 0.5
+    /// Points whose predicted position uncertainty (largest standard deviation from the
+    /// observation geometry) exceeds this are dropped, metres.
+    public var maxPointSigma = 0.02
 
     /// Defaults.
     public init() {}
@@ -69,6 +75,7 @@ public struct MapBuildReport: Sendable, CustomStringConvertible {
 /// Errors of map building.
 public enum MapBuildError: Error, Sendable, CustomStringConvertible {
     case noFrames
+    case captures(String)
     case image(String)
     case features(String)
     case tooFewPoints(Int)
@@ -77,6 +84,7 @@ public enum MapBuildError: Error, Sendable, CustomStringConvertible {
     public var code: String {
         switch self {
         case .noFrames: return "MAP_BUILD_NO_FRAMES"
+        case .captures: return "MAP_BUILD_INVALID_CAPTURES"
         case .image: return "MAP_BUILD_IMAGE"
         case .features: return "MAP_BUILD_FEATURES"
         case .tooFewPoints: return "MAP_BUILD_TOO_FEW_POINTS"
@@ -86,6 +94,7 @@ public enum MapBuildError: Error, Sendable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .noFrames: return "no usable frames (every frame was skipped or the capture is empty)"
+        case .captures(let m): return "invalid capture dataset: \(m)"
         case .image(let m): return "cannot read an image: \(m)"
         case .features(let m): return "feature extraction failed: \(m)"
         case .tooFewPoints(let n):
@@ -221,6 +230,12 @@ public enum MapBuilder {
         var errors: [Double] = []
         var lengthSum = 0
         let bytesPerDescriptor = options.featureConfig.descriptorKind == .binary256 ? 32 : 512
+        // Per-keypoint standard deviation in normalized units, growing with the pyramid level.
+        let referenceSize: Float = options.featureConfig.descriptorKind == .binary256 ? 31 : 1e9
+        func sigma(_ n: TrackBuilder.Node) -> Double {
+            let scale = max(1, Double(features[n.image].keypoints[n.keypoint].size / referenceSize))
+            return options.keypointSigma * scale / frames[n.image].camera.meanFocal
+        }
         for track in tracks {
             var nodes = track
             var point: Vec3?
@@ -253,6 +268,16 @@ public enum MapBuilder {
                 nodes.remove(at: worst)
             }
             guard let x = point, nodes.count >= 2 else { continue }
+            let obs = nodes.map {
+                TriangulationObservation(
+                    camFromWorld: frames[$0.image].camFromMap, normalized: normalized[$0.image][$0.keypoint],
+                    sigma: sigma($0))
+            }
+            guard let cov = triangulationCovariance(x, obs),
+                SymmetricEigen3(cov).values.x.squareRoot() <= options.maxPointSigma
+            else {
+                continue
+            }
             let viewCenters = nodes.map { centers[$0.image] }
             guard degrees(maximumTriangulationAngle(point: x, centers: viewCenters)) >= options.minTriangulationAngle,
                 viewCenters.allSatisfy({ $0.distance(to: x) <= options.maxDepth })

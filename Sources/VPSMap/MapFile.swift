@@ -115,8 +115,13 @@ public enum MapFile {
                 let camera = try readCamera(&r)
                 var v = [Double](repeating: 0, count: 7)
                 for i in 0..<7 { v[i] = try r.f64() }
-                let pose = Rigid3(
-                    rotation: Quaternion(x: v[0], y: v[1], z: v[2], w: v[3]), translation: Vec3(v[4], v[5], v[6]))
+                // Stored as written (no renormalization), so a round trip is bit-exact.
+                var pose = Rigid3()
+                pose.rotation = Quaternion(x: v[0], y: v[1], z: v[2], w: v[3])
+                pose.translation = Vec3(v[4], v[5], v[6])
+                guard abs(pose.rotation.norm - 1) < 1e-6 else {
+                    throw MapFileError.invalid("keyframe \(id) rotation is not unit")
+                }
                 let m = try r.count(UInt64(try r.u32()), minimumElementSize: 12 + d)
                 let keypoints: [SIMD2<Float>] = try readRaw(&r, m, of: SIMD2<Float>.self, bytesEach: 8)
                 let kd = Array(try r.readBytes(d * m))

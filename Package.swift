@@ -38,6 +38,7 @@ let package = Package(
         .target(name: "VPSCapture", dependencies: ["VPSGeometry"]),
         .target(name: "VPSSimulation", dependencies: ["VPSGeometry", "VPSImaging", "VPSCapture"]),
         .target(name: "VPSMap", dependencies: ["VPSGeometry", "VPSImaging", "VPSFeatures", "VPSCapture", "CZlib"]),
+        .target(name: "VPSLocalizer", dependencies: ["VPSMap", "VPSFeatures", "VPSImaging", "VPSGeometry"]),
 
         // MARK: Server (Linux)
         .target(
@@ -59,6 +60,8 @@ let package = Package(
         .testTarget(
             name: "VPSSimulationTests", dependencies: ["VPSSimulation", "VPSFeatures", "VPSCapture", "VPSTestSupport"]),
         .testTarget(name: "VPSMapTests", dependencies: ["VPSMap", "VPSSimulation", "VPSCapture", "VPSTestSupport"]),
+        .testTarget(
+            name: "VPSLocalizerTests", dependencies: ["VPSLocalizer", "VPSMap", "VPSSimulation", "VPSTestSupport"]),
         .testTarget(name: "VPSProtocolTests", dependencies: ["VPSProtocol", "VPSTestSupport"]),
         .testTarget(name: "VPSServerTests", dependencies: ["VPSServer", "VPSTestSupport"]),
     ],

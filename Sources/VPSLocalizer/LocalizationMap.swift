@@ -1,0 +1,45 @@
+import VPSFeatures
+import VPSGeometry
+import VPSMap
+
+/// A map prepared for queries: its point descriptors in a search index. Immutable and shared
+/// read-only between concurrent queries.
+public final class LocalizationMap: Sendable {
+    /// The map.
+    public let data: MapData
+    /// The feature configuration queries must be extracted with.
+    public let featureConfig: FeatureConfig
+    /// Point descriptors (ORB) in point order.
+    let descriptors: BinaryDescriptors
+    /// Approximate nearest-neighbour index over `descriptors` (nil for small maps: brute force).
+    let index: MultiProbeLSHIndex?
+
+    /// Errors preparing a map.
+    public enum PrepareError: Error, Equatable, Sendable, CustomStringConvertible {
+        /// The map's feature configuration is unknown to this build or not binary.
+        case unsupportedFeatures(String)
+
+        public var description: String {
+            switch self {
+            case .unsupportedFeatures(let f): return "map features \(f) are not supported by this localizer"
+            }
+        }
+    }
+
+    /// Prepares `data`; maps above `indexThreshold` points get an LSH index.
+    public init(_ data: MapData, indexThreshold: Int = 20_000) throws(PrepareError) {
+        guard data.descriptorBytes == 32,
+            let config = try? FeatureConfig(identifier: "\(data.featureConfig.name)-v\(data.featureConfig.version)")
+        else { throw .unsupportedFeatures(data.featureConfig.description) }
+        self.data = data
+        featureConfig = config
+        descriptors = BinaryDescriptors(bytes: data.pointDescriptors)
+        index = data.pointCount >= indexThreshold ? MultiProbeLSHIndex(descriptors) : nil
+    }
+
+    /// Two nearest map points per query descriptor.
+    func nearest(_ queries: BinaryDescriptors) -> NearestNeighbors {
+        if let index { return index.nearest(queries, k: 2) }
+        return BruteForceMatcher.nearest(queries, in: descriptors, k: 2)
+    }
+}

@@ -1,0 +1,78 @@
+import Testing
+import VPSFeatures
+import VPSGeometry
+import VPSImaging
+import VPSTestSupport
+
+@testable import VPSLocalizer
+@testable import VPSMap
+@testable import VPSSimulation
+
+/// Single-frame localization on a synthetic room: a map from a scan with exact poses, queries
+/// rendered along a walk the map never saw.
+@Suite(.serialized) struct LocalizerTests {
+    static let camera = Camera(fx: 480, fy: 480, cx: 320, cy: 240, width: 640, height: 480)
+
+    /// A map of `venue` built from a scan (true poses, in-memory images).
+    static func buildMap(_ venue: Venue, seed: UInt64) throws -> MapData {
+        let renderer = Renderer(venue: venue)
+        let trajectory = Trajectory.generate(.scan, in: venue, seed: seed)
+        var frames: [MappingFrame] = []
+        var images: [RGBImage] = []
+        for t in stride(from: 0.0, through: trajectory.duration, by: 1.0) {
+            let pose = CameraPose(CameraAxes.cvPose(fromARKit: trajectory.worldFromCamera(at: t)).inverse)
+            frames.append(MappingFrame(name: "f\(frames.count)", camera: camera, camFromMap: pose))
+            images.append(renderer.render(camera: camera, camFromWorld: pose))
+        }
+        var options = MapBuildOptions()
+        options.neighborsPerFrame = 6
+        let frozen = images
+        return try MapBuilder.build(frames: frames, loadImage: { frozen[$0] }, code: "MAP_LOCALIZE0001", name: "room", options: options).0
+    }
+
+    @Test func singleFrameQueriesLocalizeToCentimetres() throws {
+        let venue = Venue.generate(.room, seed: 21, texelScale: 1.5)
+        let map = try LocalizationMap(try Self.buildMap(venue, seed: 21))
+        let walk = Trajectory.generate(.walk, in: venue, duration: 40, seed: 99)
+        let renderer = Renderer(venue: venue)
+        var errors: [(Double, Double)] = []
+        var failures = 0
+        var gravityErrors: [(Double, Double)] = []
+        for t in stride(from: 0.5, through: 40, by: 2) {
+            let truth = CameraPose(CameraAxes.cvPose(fromARKit: walk.worldFromCamera(at: t)).inverse)
+            let image = renderer.render(camera: Self.camera, camFromWorld: truth).gray
+            let outcome = try Localizer.localize(image: image, camera: Self.camera, map: map)
+            if let pose = outcome.camFromMap {
+                let e = pose.error(to: truth)
+                errors.append((e.positionMeters, e.rotationDegrees))
+            } else {
+                failures += 1
+            }
+            // With the gravity an AR session knows.
+            let g = truth.rotation * Vec3(0, -1, 0)
+            if let pose = try Localizer.localize(image: image, camera: Self.camera, gravityInCamera: g, map: map).camFromMap {
+                let e = pose.error(to: truth)
+                gravityErrors.append((e.positionMeters, e.rotationDegrees))
+            }
+        }
+        let total = errors.count + failures
+        let recall = Double(errors.filter { $0.0 <= 0.05 && $0.1 <= 1 }.count) / Double(total)
+        let positions = errors.map(\.0).sorted(), rotations = errors.map(\.1).sorted()
+        print(
+            "VPS-1 on \(total) walk views: recall(5 cm, 1°) \(recall), median \(positions[positions.count / 2] * 1000) mm / "
+                + "\(rotations[rotations.count / 2])°, failures \(failures), with gravity \(gravityErrors.count) poses")
+        #expect(recall >= 0.9)
+        #expect(positions[positions.count / 2] <= 0.01)
+        // A wrong pose is never returned: every answer is within 50 cm / 5°.
+        #expect(errors.allSatisfy { $0.0 <= 0.5 && $0.1 <= 5 })
+        #expect(gravityErrors.allSatisfy { $0.0 <= 0.5 && $0.1 <= 5 })
+    }
+
+    @Test func blankImagesFailExplicitly() throws {
+        let venue = Venue.generate(.room, seed: 22, texelScale: 4)
+        let map = try LocalizationMap(try Self.buildMap(venue, seed: 22))
+        let outcome = try Localizer.localize(image: GrayImage(width: 640, height: 480, value: 128), camera: Self.camera, map: map)
+        #expect(outcome.camFromMap == nil)
+        #expect(outcome.failure == .noRetrievalMatch)
+    }
+}

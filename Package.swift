@@ -60,7 +60,7 @@ let package = Package(
             name: "VPSSimulationTests", dependencies: ["VPSSimulation", "VPSFeatures", "VPSCapture", "VPSTestSupport"]),
         .testTarget(name: "VPSMapTests", dependencies: ["VPSMap", "VPSSimulation", "VPSCapture", "VPSTestSupport"]),
         .testTarget(name: "VPSProtocolTests", dependencies: ["VPSProtocol", "VPSTestSupport"]),
-        .testTarget(name: "VPSServerTests", dependencies: ["VPSServer", "VPSTestSupport"]),
+        .testTarget(name: "VPSServerTests", dependencies: ["VPSServer", "VPSMap", "VPSTestSupport"]),
     ],
     swiftLanguageModes: [.v6],
     cxxLanguageStandard: .cxx17

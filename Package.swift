@@ -63,7 +63,7 @@ let package = Package(
         .testTarget(
             name: "VPSLocalizerTests", dependencies: ["VPSLocalizer", "VPSMap", "VPSSimulation", "VPSTestSupport"]),
         .testTarget(name: "VPSProtocolTests", dependencies: ["VPSProtocol", "VPSTestSupport"]),
-        .testTarget(name: "VPSServerTests", dependencies: ["VPSServer", "VPSTestSupport"]),
+        .testTarget(name: "VPSServerTests", dependencies: ["VPSServer", "VPSMap", "VPSTestSupport"]),
     ],
     swiftLanguageModes: [.v6],
     cxxLanguageStandard: .cxx17

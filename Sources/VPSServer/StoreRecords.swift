@@ -58,6 +58,25 @@ public struct MapRecord: Equatable, Sendable {
     /// Creation and update times, seconds since 1970.
     public var createdAt: Double
     public var updatedAt: Double
+
+    /// Builds a record.
+    public init(
+        id: String, accountID: String, code: String, kind: Kind, name: String, description: String,
+        status: MapStatus, file: String, bytes: Int, failure: String, createdAt: Double, updatedAt: Double
+    ) {
+        self.id = id
+        self.accountID = accountID
+        self.code = code
+        self.kind = kind
+        self.name = name
+        self.description = description
+        self.status = status
+        self.file = file
+        self.bytes = bytes
+        self.failure = failure
+        self.createdAt = createdAt
+        self.updatedAt = updatedAt
+    }
 }
 
 /// A map set: several maps in one global frame.
@@ -70,6 +89,13 @@ public struct MapSetRecord: Equatable, Sendable {
         public var order: Int
         /// `setFromMap` in the left-handed convention of the API (SPEC §17.8).
         public var relativePose: Rigid3
+
+        /// Builds an entry.
+        public init(mapID: String, order: Int, relativePose: Rigid3) {
+            self.mapID = mapID
+            self.order = order
+            self.relativePose = relativePose
+        }
     }
     /// 24 lowercase hex digits.
     public var id: String
@@ -86,6 +112,21 @@ public struct MapSetRecord: Equatable, Sendable {
     /// Creation and update times, seconds since 1970.
     public var createdAt: Double
     public var updatedAt: Double
+
+    /// Builds a record.
+    public init(
+        id: String, accountID: String, code: String, name: String, status: MapStatus, entries: [Entry],
+        createdAt: Double, updatedAt: Double
+    ) {
+        self.id = id
+        self.accountID = accountID
+        self.code = code
+        self.name = name
+        self.status = status
+        self.entries = entries
+        self.createdAt = createdAt
+        self.updatedAt = updatedAt
+    }
 }
 
 /// Errors of a `ServerStore`; each has a stable code.

@@ -7,6 +7,8 @@ let usage = """
     commands:
       demo            what exists so far, end to end (see README)
       clients         create, list or revoke API clients
+      map             build, list, info, export-mesh: maps in the data directory
+      mapset create   a map set of several maps in one frame
       bench solvers   run our pose solvers on the benchmark's correspondence sets
       bench minimal   microseconds per minimal solve
       bench features  ORB extraction, matching and the LSH index on synthetic images
@@ -32,6 +34,10 @@ func runMain() -> Int32 {
             return try RenderBenchmark.run(&args)
         case ("clients", _):
             return try ClientsCommand.run(&args)
+        case ("map", _):
+            return try MapCommand.run(&args)
+        case ("mapset", _):
+            return try MapSetCommand.run(&args)
         case ("demo", _):
             return try Demo.run(&args)
         case ("synth", _):

@@ -1,0 +1,400 @@
+import Foundation
+import VPSGeometry
+import VPSMap
+import VPSServer
+
+/// A command that could not do its work (exit status 1); the message goes to stderr.
+struct CommandFailure: Error, CustomStringConvertible {
+    let description: String
+    init(_ message: String) { description = message }
+}
+
+/// `multiset map build | list | info | export-mesh`: maps in a data directory.
+enum MapCommand {
+    static let buildUsage = """
+        usage: multiset map build --captures DIR [--code MAP_XXXXXXXXXXXX] [--name NAME] [--data DIR]
+
+        Builds a map from a capture dataset (DIR/captures.json and its images), registers it in the
+        data directory (status processing, then active or failed) and writes maps/CODE.vpsmap and a
+        point cloud maps/CODE.glb. Without --code a new code is generated; --name defaults to the
+        captures folder's name.
+        """
+    static let listUsage = """
+        usage: multiset map list [--data DIR]
+
+        One line per map or object of the default account: code, kind, status, file size, name.
+        """
+    static let infoUsage = """
+        usage: multiset map info CODE [--data DIR] [--json]
+
+        Points, keyframes, extent (bounding box of the points, metres), mean observations per point,
+        file size, feature configuration, georeference and mesh of a map file.
+        """
+    static let exportUsage = """
+        usage: multiset map export-mesh CODE --out FILE.glb|FILE.ply [--data DIR]
+
+        GLB: the map's stored mesh if it has one, else its coloured point cloud. PLY: the coloured
+        point cloud (binary little-endian). Right-handed map frame, +Y up, metres.
+        """
+    static let usage = """
+        usage: multiset map build --captures DIR [--code MAP_XXXXXXXXXXXX] [--name NAME] [--data DIR]
+               multiset map list [--data DIR]
+               multiset map info CODE [--data DIR] [--json]
+               multiset map export-mesh CODE --out FILE.glb|FILE.ply [--data DIR]
+
+        --data defaults to ./.multiset. Run `multiset map <subcommand> --help` for details.
+        """
+
+    static func run(_ args: inout Arguments) throws -> Int32 {
+        let words = Array(args.positionals.dropFirst())
+        let help = args.flag("help")
+        switch words.first {
+        case "build":
+            if help { return show(buildUsage) }
+            return try build(&args, words)
+        case "list":
+            if help { return show(listUsage) }
+            return try list(&args, words)
+        case "info":
+            if help { return show(infoUsage) }
+            return try info(&args, words)
+        case "export-mesh":
+            if help { return show(exportUsage) }
+            return try exportMesh(&args, words)
+        case nil where help:
+            return show(usage)
+        case nil:
+            throw UsageError(usage)
+        case let other?:
+            throw UsageError("unknown map subcommand '\(other)'\n\(usage)")
+        }
+    }
+
+    static func show(_ text: String) -> Int32 {
+        print(text)
+        return 0
+    }
+
+    /// True for `prefix` followed by 12 uppercase ASCII letters or digits.
+    static func isCode(_ s: String, prefix: String) -> Bool {
+        guard s.hasPrefix(prefix) else { return false }
+        let rest = s.utf8.dropFirst(prefix.utf8.count)
+        return rest.count == 12 && rest.allSatisfy { (65...90).contains($0) || (48...57).contains($0) }
+    }
+
+    // MARK: build
+
+    static func build(_ args: inout Arguments, _ words: [String]) throws -> Int32 {
+        guard words.count == 1 else { throw UsageError("map build takes no positional arguments\n\(buildUsage)") }
+        guard let captures = args.string("captures"), !captures.isEmpty else {
+            throw UsageError("map build needs --captures\n\(buildUsage)")
+        }
+        let givenCode = args.string("code")
+        let givenName = args.string("name")
+        let path = args.string("data") ?? ".multiset"
+        try args.rejectUnknown()
+        if let givenCode, !isCode(givenCode, prefix: "MAP_") {
+            throw UsageError(
+                "map build: --code must be MAP_ followed by 12 uppercase letters or digits, got '\(givenCode)'")
+        }
+        let folder = URL(fileURLWithPath: captures, isDirectory: true)
+        guard FileManager.default.fileExists(atPath: folder.appendingPathComponent("captures.json").path) else {
+            throw CommandFailure("map build: no captures.json in \(folder.path)")
+        }
+        let name = givenName ?? folder.standardizedFileURL.lastPathComponent
+
+        let data = try DataDirectory(path: path)
+        let account = DataDirectory.defaultAccountID
+        let code: String
+        if let givenCode {
+            if try existing(givenCode, in: data) != nil {
+                throw CommandFailure("map build: the code \(givenCode) is already taken in \(data.url.path)")
+            }
+            code = givenCode
+        } else {
+            var fresh = Identifiers.newCode(prefix: "MAP_")
+            while try existing(fresh, in: data) != nil { fresh = Identifiers.newCode(prefix: "MAP_") }
+            code = fresh
+        }
+
+        let clock = SystemServerClock()
+        var record = MapRecord(
+            id: Identifiers.newID(), accountID: account, code: code, kind: .map, name: name, description: "",
+            status: .processing, file: "", bytes: 0, failure: "", createdAt: clock.now(), updatedAt: clock.now())
+        try data.store.createMap(record)
+
+        let tty = isatty(STDERR_FILENO) == 1
+        let started = Date()
+        if tty { printError("map build: \(code) from \(folder.path)") }
+        do {
+            let (map, report) = try MapBuilder.build(
+                capturesIn: folder, code: code, name: name,
+                progress: { stage, fraction in
+                    guard tty else { return }
+                    let elapsed = String(format: "%.1f", Date().timeIntervalSince(started))
+                    let state = fraction >= 1 ? "done" : "\(Int((fraction * 100).rounded()))%"
+                    printError("map build: \(stage) \(state) (\(elapsed) s elapsed)")
+                })
+            let mapURL = data.mapFile(code: code)
+            try MapFile.write(map, to: mapURL)
+            try writeAtomically(
+                GLB.pointCloud(positions: map.positions, colors: map.colors), to: data.meshFile(code: code))
+            record.status = .active
+            record.file = "maps/\(mapURL.lastPathComponent)"
+            record.bytes = fileSize(mapURL) ?? 0
+            record.updatedAt = clock.now()
+            try data.store.updateMap(record)
+            print("built \(code) \"\(name)\": \(report)")
+            print("map file:    \(mapURL.path) (\(record.bytes) bytes)")
+            print("point cloud: \(data.meshFile(code: code).path)")
+            print("code: \(code)")
+            return 0
+        } catch {
+            record.status = .failed
+            record.failure = "\(error)"
+            record.updatedAt = clock.now()
+            try? data.store.updateMap(record)
+            throw CommandFailure("map build \(code) failed: \(error)")
+        }
+    }
+
+    /// A map or object with this code in the default account.
+    static func existing(_ code: String, in data: DataDirectory) throws -> MapRecord? {
+        let account = DataDirectory.defaultAccountID
+        if let m = try data.store.map(idOrCode: code, accountID: account, kind: .map) { return m }
+        return try data.store.map(idOrCode: code, accountID: account, kind: .object)
+    }
+
+    // MARK: list
+
+    static func list(_ args: inout Arguments, _ words: [String]) throws -> Int32 {
+        guard words.count == 1 else { throw UsageError("map list takes no positional arguments\n\(listUsage)") }
+        let path = args.string("data") ?? ".multiset"
+        try args.rejectUnknown()
+        let data = try DataDirectory(path: path)
+        var records: [MapRecord] = []
+        for kind in [MapRecord.Kind.map, .object] {
+            records += try data.store.maps(
+                accountID: DataDirectory.defaultAccountID, kind: kind, offset: 0, limit: Int(Int32.max)
+            ).items
+        }
+        records.sort { ($0.createdAt, $0.code) < ($1.createdAt, $1.code) }
+        for m in records {
+            let status = m.status.rawValue.padding(toLength: 10, withPad: " ", startingAt: 0)
+            let kind = m.kind.rawValue.padding(toLength: 6, withPad: " ", startingAt: 0)
+            let bytes = String(m.bytes)
+            let size = String(repeating: " ", count: max(0, 11 - bytes.count)) + bytes
+            print("\(m.code)  \(kind)  \(status)  \(size) bytes  \(m.name)")
+        }
+        if records.isEmpty, isatty(STDOUT_FILENO) == 1 { print("(no maps in \(data.url.path))") }
+        return 0
+    }
+
+    // MARK: info
+
+    /// What `map info` reports.
+    struct Info: Encodable {
+        struct Extent: Encodable {
+            var min: [Double]
+            var max: [Double]
+            var size: [Double]
+        }
+        struct Feature: Encodable {
+            var name: String
+            var version: Int
+            var descriptorBytes: Int
+        }
+        struct Geo: Encodable {
+            var latitude: Double
+            var longitude: Double
+            var altitude: Double
+            var headingDegrees: Double
+        }
+        struct Mesh: Encodable {
+            /// Bytes of the GLB mesh stored in the map file (0 when none).
+            var storedBytes: Int
+            /// The point-cloud GLB next to the map file, if present.
+            var pointCloudFile: String?
+        }
+        var code: String
+        var name: String
+        var status: String
+        var file: String
+        var fileBytes: Int
+        var points: Int
+        var keyframes: Int
+        var observations: Int
+        var meanObservationsPerPoint: Double
+        var extent: Extent?
+        var featureConfig: Feature
+        var georeference: Geo?
+        var mesh: Mesh
+    }
+
+    static func info(_ args: inout Arguments, _ words: [String]) throws -> Int32 {
+        guard words.count == 2 else { throw UsageError("map info needs one map code\n\(infoUsage)") }
+        let json = args.flag("json")
+        let path = args.string("data") ?? ".multiset"
+        try args.rejectUnknown()
+        let data = try DataDirectory(path: path)
+        let (record, url, map) = try load(words[1], from: data)
+        let observations = map.keyframes.reduce(0) { $0 + $1.pointIndices.lazy.filter { $0 >= 0 }.count }
+        var extent: Info.Extent?
+        if let first = map.positions.first {
+            var lo = first, hi = first
+            for p in map.positions {
+                lo = pointwiseMin(lo, p)
+                hi = pointwiseMax(hi, p)
+            }
+            extent = Info.Extent(
+                min: [lo.x, lo.y, lo.z], max: [hi.x, hi.y, hi.z], size: [hi.x - lo.x, hi.y - lo.y, hi.z - lo.z])
+        }
+        let meshURL = data.meshFile(code: record.code)
+        let info = Info(
+            code: record.code, name: map.name, status: record.status.rawValue, file: url.path,
+            fileBytes: fileSize(url) ?? 0, points: map.pointCount, keyframes: map.keyframes.count,
+            observations: observations,
+            meanObservationsPerPoint: map.pointCount > 0 ? Double(observations) / Double(map.pointCount) : 0,
+            extent: extent,
+            featureConfig: Info.Feature(
+                name: map.featureConfig.name, version: map.featureConfig.version, descriptorBytes: map.descriptorBytes),
+            georeference: map.georeference.map {
+                Info.Geo(
+                    latitude: $0.origin.latitude, longitude: $0.origin.longitude, altitude: $0.origin.altitude,
+                    headingDegrees: $0.headingDegrees)
+            },
+            mesh: Info.Mesh(
+                storedBytes: map.mesh?.count ?? 0,
+                pointCloudFile: FileManager.default.fileExists(atPath: meshURL.path) ? meshURL.path : nil))
+        if json {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+            print(String(decoding: try encoder.encode(info), as: UTF8.self))
+        } else {
+            print(describe(info))
+        }
+        return 0
+    }
+
+    static func describe(_ info: Info) -> String {
+        func f(_ v: Double, _ digits: Int = 3) -> String { String(format: "%.\(digits)f", v) }
+        func v3(_ v: [Double]) -> String { "(" + v.map { f($0) }.joined(separator: ", ") + ")" }
+        var lines = [
+            "\(info.code)  \(info.name)  [\(info.status)]",
+            "  file:          \(info.file) (\(info.fileBytes) bytes)",
+            "  points:        \(info.points)",
+            "  keyframes:     \(info.keyframes)",
+            "  observations:  \(info.observations) (mean \(f(info.meanObservationsPerPoint, 2)) per point)",
+        ]
+        if let e = info.extent {
+            lines.append(
+                "  extent:        \(v3(e.min)) to \(v3(e.max)) m, size \(f(e.size[0], 2)) × \(f(e.size[1], 2)) × \(f(e.size[2], 2)) m"
+            )
+        } else {
+            lines.append("  extent:        none (no points)")
+        }
+        let fc = info.featureConfig
+        lines.append("  features:      \(fc.name) v\(fc.version), \(fc.descriptorBytes)-byte descriptors")
+        if let g = info.georeference {
+            lines.append(
+                "  georeference:  lat \(f(g.latitude, 7))°, lon \(f(g.longitude, 7))°, h \(f(g.altitude, 2)) m, heading \(f(g.headingDegrees, 2))°"
+            )
+        } else {
+            lines.append("  georeference:  none")
+        }
+        lines.append(
+            "  mesh:          "
+                + (info.mesh.storedBytes > 0 ? "stored in the map (\(info.mesh.storedBytes) bytes)" : "none stored"))
+        lines.append("  point cloud:   " + (info.mesh.pointCloudFile ?? "none"))
+        return lines.joined(separator: "\n")
+    }
+
+    /// The record, file and content of a map or object by code.
+    static func load(_ code: String, from data: DataDirectory) throws -> (MapRecord, URL, MapData) {
+        guard let record = try existing(code, in: data) else {
+            throw CommandFailure("no map \(code) in \(data.url.path)")
+        }
+        guard record.status == .active || record.status == .inactive else {
+            let why = record.failure.isEmpty ? "" : ": \(record.failure)"
+            throw CommandFailure("map \(code) is \(record.status.rawValue)\(why)")
+        }
+        let url = record.file.isEmpty ? data.mapFile(code: record.code) : data.url.appendingPathComponent(record.file)
+        do {
+            return (record, url, try MapFile.read(from: url))
+        } catch {
+            throw CommandFailure("cannot read the map file of \(code): \(error)")
+        }
+    }
+
+    // MARK: export-mesh
+
+    static func exportMesh(_ args: inout Arguments, _ words: [String]) throws -> Int32 {
+        guard words.count == 2 else { throw UsageError("map export-mesh needs one map code\n\(exportUsage)") }
+        guard let out = args.string("out"), !out.isEmpty else {
+            throw UsageError("map export-mesh needs --out FILE.glb or FILE.ply\n\(exportUsage)")
+        }
+        let path = args.string("data") ?? ".multiset"
+        try args.rejectUnknown()
+        let outURL = URL(fileURLWithPath: out)
+        let ext = outURL.pathExtension.lowercased()
+        guard ext == "glb" || ext == "ply" else {
+            throw UsageError("map export-mesh: --out must end in .glb or .ply, got '\(out)'")
+        }
+        let data = try DataDirectory(path: path)
+        let (_, _, map) = try load(words[1], from: data)
+        let bytes: [UInt8]
+        let what: String
+        if ext == "glb" {
+            if let mesh = map.mesh {
+                bytes = mesh
+                what = "stored mesh"
+            } else {
+                bytes = GLB.pointCloud(positions: map.positions, colors: map.colors)
+                what = "point cloud, \(map.pointCount) points"
+            }
+        } else {
+            bytes = PLY.encode(positions: map.positions, colors: map.colors)
+            what = "point cloud, \(map.pointCount) points"
+        }
+        try writeAtomically(bytes, to: outURL)
+        print("wrote \(outURL.path) (\(what), \(bytes.count) bytes)")
+        return 0
+    }
+
+    // MARK: helpers
+
+    /// Replaces `url` by `bytes` atomically: a temporary file in the same folder (named so that
+    /// `DataDirectory` removes leftovers), fsync, rename.
+    static func writeAtomically(_ bytes: [UInt8], to url: URL) throws {
+        let folder = url.deletingLastPathComponent()
+        let temp = folder.appendingPathComponent(
+            ".\(url.lastPathComponent).tmp-\(getpid())-\(UInt32.random(in: 0...UInt32.max))")
+        do {
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            guard FileManager.default.createFile(atPath: temp.path, contents: nil) else {
+                throw CommandFailure("cannot create \(temp.path)")
+            }
+            let handle = try FileHandle(forWritingTo: temp)
+            defer { try? handle.close() }
+            try handle.write(contentsOf: Data(bytes))
+            try handle.synchronize()
+        } catch {
+            try? FileManager.default.removeItem(at: temp)
+            throw CommandFailure("cannot write \(url.path): \(error)")
+        }
+        guard rename(temp.path, url.path) == 0 else {
+            let code = errno
+            unlink(temp.path)
+            throw CommandFailure("cannot write \(url.path): errno \(code)")
+        }
+    }
+
+    static func fileSize(_ url: URL) -> Int? {
+        (try? FileManager.default.attributesOfItem(atPath: url.path)[.size] as? NSNumber)?.intValue
+    }
+}
+
+/// One line to stderr.
+func printError(_ line: String) {
+    FileHandle.standardError.write(Data((line + "\n").utf8))
+}

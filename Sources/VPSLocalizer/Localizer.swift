@@ -76,7 +76,9 @@ public enum Localizer {
             out.failure = .noRetrievalMatch
             return out
         }
-        let pixels = matches.map { Vec2(Double(features.keypoints[Int($0.query)].x), Double(features.keypoints[Int($0.query)].y)) }
+        let pixels = matches.map {
+            Vec2(Double(features.keypoints[Int($0.query)].x), Double(features.keypoints[Int($0.query)].y))
+        }
         let points = matches.map { map.data.positions[Int($0.train)] }
         let result = estimateAbsolutePose(
             pixels: pixels, points: points, camera: camera, gravityInCamera: gravityInCamera, options: options.pose)

@@ -38,6 +38,7 @@ enum MapCommand {
         """
     static let usage = """
         usage: multiset map build --captures DIR [--code MAP_XXXXXXXXXXXX] [--name NAME] [--data DIR]
+               multiset map import-colmap --model DIR --images DIR [--exclude NAME ...] [--scale S] [--code C] [--name N] [--data DIR]
                multiset map list [--data DIR]
                multiset map info CODE [--data DIR] [--json]
                multiset map export-mesh CODE --out FILE.glb|FILE.ply [--data DIR]
@@ -52,6 +53,9 @@ enum MapCommand {
         case "build":
             if help { return show(buildUsage) }
             return try build(&args, words)
+        case "import-colmap":
+            if help { return show(importUsage) }
+            return try importCOLMAP(&args, words)
         case "list":
             if help { return show(listUsage) }
             return try list(&args, words)
@@ -104,6 +108,17 @@ enum MapCommand {
         let name = givenName ?? folder.standardizedFileURL.lastPathComponent
 
         let data = try DataDirectory(path: path)
+        return try register(data: data, givenCode: givenCode, name: name, source: folder.path) { code, name, progress in
+            try MapBuilder.build(capturesIn: folder, code: code, name: name, progress: progress)
+        }
+    }
+
+    /// Reserves a code, records the map as processing, builds it with `make`, writes the map file and
+    /// its point cloud atomically, and marks the record active (or failed with the reason).
+    static func register(
+        data: DataDirectory, givenCode: String?, name: String, source: String,
+        make: (String, String, (String, Double) -> Void) throws -> (MapData, MapBuildReport)
+    ) throws -> Int32 {
         let account = DataDirectory.defaultAccountID
         let code: String
         if let givenCode {
@@ -125,11 +140,11 @@ enum MapCommand {
 
         let tty = isatty(STDERR_FILENO) == 1
         let started = Date()
-        if tty { printError("map build: \(code) from \(folder.path)") }
+        if tty { printError("map build: \(code) from \(source)") }
         do {
-            let (map, report) = try MapBuilder.build(
-                capturesIn: folder, code: code, name: name,
-                progress: { stage, fraction in
+            let (map, report) = try make(
+                code, name,
+                { stage, fraction in
                     guard tty else { return }
                     let elapsed = String(format: "%.1f", Date().timeIntervalSince(started))
                     let state = fraction >= 1 ? "done" : "\(Int((fraction * 100).rounded()))%"
@@ -155,6 +170,49 @@ enum MapCommand {
             record.updatedAt = clock.now()
             try? data.store.updateMap(record)
             throw CommandFailure("map build \(code) failed: \(error)")
+        }
+    }
+
+    static let importUsage = """
+        usage: multiset map import-colmap --model DIR --images DIR [--exclude NAME ...] [--scale S]
+                                          [--code MAP_XXXXXXXXXXXX] [--name NAME] [--data DIR]
+
+        Imports a COLMAP model (cameras/images/points3D as .bin or .txt in --model): its cameras and poses
+        are kept, features are extracted from the images in --images and the points re-triangulated.
+        --exclude leaves images out (repeatable; for leave-one-out evaluation); --scale multiplies the
+        model's units into metres (default 1).
+        """
+
+    static func importCOLMAP(_ args: inout Arguments, _ words: [String]) throws -> Int32 {
+        guard words.count == 1 else {
+            throw UsageError("map import-colmap takes no positional arguments\n\(importUsage)")
+        }
+        guard let model = args.string("model"), let images = args.string("images") else {
+            throw UsageError("map import-colmap needs --model and --images\n\(importUsage)")
+        }
+        let excluded = args.strings("exclude").flatMap { $0.split(separator: ",").map(String.init) }
+        let scaleText = args.string("scale") ?? "1"
+        let givenCode = args.string("code")
+        let givenName = args.string("name")
+        let path = args.string("data") ?? ".multiset"
+        try args.rejectUnknown()
+        guard let scale = Double(scaleText), scale > 0, scale.isFinite else {
+            throw UsageError("--scale must be a positive number")
+        }
+        if let givenCode, !isCode(givenCode, prefix: "MAP_") {
+            throw UsageError("map import-colmap: --code must be MAP_ followed by 12 uppercase letters or digits")
+        }
+        let modelURL = URL(fileURLWithPath: model, isDirectory: true),
+            imagesURL = URL(fileURLWithPath: images, isDirectory: true)
+        let data = try DataDirectory(path: path)
+        return try register(
+            data: data, givenCode: givenCode, name: givenName ?? modelURL.standardizedFileURL.lastPathComponent,
+            source: modelURL.path
+        ) {
+            code, name, progress in
+            try COLMAPImporter.importModel(
+                modelFolder: modelURL, imagesFolder: imagesURL, code: code, name: name, excluding: excluded,
+                scale: scale, progress: progress)
         }
     }
 

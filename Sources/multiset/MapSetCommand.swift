@@ -1,5 +1,6 @@
 import Foundation
 import VPSGeometry
+import VPSMap
 import VPSServer
 
 /// `multiset mapset create`: several maps in one frame.
@@ -10,8 +11,9 @@ enum MapSetCommand {
         Creates a map set (code MSET_…) of active maps. The first map is the origin (order 0, identity);
         --poses gives each following map's pose in the set's frame (setFromMap), left-handed like the API,
         metres and a unit quaternion, one group per map after the first, separated by ';'.
-        Estimating relative poses from map overlap is not available in this build, so --poses is required
-        for more than one map. --data defaults to ./.multiset
+        Without --poses the maps after the first are aligned to it by their overlap (each keyframe localized
+        in the first map, then a robust rigid alignment); the residual is printed.
+        --data defaults to ./.multiset
         """
 
     static func run(_ args: inout Arguments) throws -> Int32 {
@@ -68,14 +70,11 @@ enum MapSetCommand {
             }
             records.append(m)
         }
-        guard poses != nil || codes.count == 1 else {
-            throw CommandFailure(
-                "mapset create: estimating relative poses by overlap is not available in this build; "
-                    + "give --poses for the maps after the first")
-        }
+        // Without --poses, each map is aligned to the origin map by their overlap.
+        let relative = try poses ?? estimateByOverlap(codes, data: data)
 
         var entries = [MapSetRecord.Entry(mapID: records[0].id, order: 0, relativePose: Rigid3())]
-        for (i, pose) in (poses ?? []).enumerated() {
+        for (i, pose) in relative.enumerated() {
             entries.append(MapSetRecord.Entry(mapID: records[i + 1].id, order: i + 1, relativePose: pose))
         }
         let clock = SystemServerClock()
@@ -95,6 +94,31 @@ enum MapSetCommand {
         }
         print("code: \(code)")
         return 0
+    }
+
+    /// Left-handed `setFromMap` poses of maps 2… relative to map 1, from `MapOverlap`.
+    static func estimateByOverlap(_ codes: [String], data: DataDirectory) throws -> [Rigid3] {
+        guard codes.count > 1 else { return [] }
+        let origin = try MapFile.read(from: data.mapFile(code: codes[0]))
+        var out: [Rigid3] = []
+        for code in codes.dropFirst() {
+            let map = try MapFile.read(from: data.mapFile(code: code))
+            do {
+                let r = try MapOverlap.estimate(map, in: origin)
+                FileHandle.standardError.write(
+                    Data(
+                        String(
+                            format:
+                                "%@ in %@ by overlap: %d keyframes localized, %d of %d point pairs agree, residual %.1f mm\n",
+                            code, codes[0], r.localizedKeyframes, r.inliers, r.pairs, r.residualRMS * 1000
+                        ).utf8))
+                out.append(Handedness.convertFramePose(r.bFromA))
+            } catch {
+                throw CommandFailure(
+                    "mapset create: cannot align \(code) to \(codes[0]): \(error); give --poses instead")
+            }
+        }
+        return out
     }
 
     /// `x,y,z,qx,qy,qz,qw;...`: translations in metres and quaternions (normalized; zero rejected).

@@ -27,7 +27,9 @@ import VPSTestSupport
         var options = MapBuildOptions()
         options.neighborsPerFrame = 6
         let frozen = images
-        return try MapBuilder.build(frames: frames, loadImage: { frozen[$0] }, code: "MAP_LOCALIZE0001", name: "room", options: options).0
+        return try MapBuilder.build(
+            frames: frames, loadImage: { frozen[$0] }, code: "MAP_LOCALIZE0001", name: "room", options: options
+        ).0
     }
 
     @Test func singleFrameQueriesLocalizeToCentimetres() throws {
@@ -50,7 +52,9 @@ import VPSTestSupport
             }
             // With the gravity an AR session knows.
             let g = truth.rotation * Vec3(0, -1, 0)
-            if let pose = try Localizer.localize(image: image, camera: Self.camera, gravityInCamera: g, map: map).camFromMap {
+            if let pose = try Localizer.localize(image: image, camera: Self.camera, gravityInCamera: g, map: map)
+                .camFromMap
+            {
                 let e = pose.error(to: truth)
                 gravityErrors.append((e.positionMeters, e.rotationDegrees))
             }
@@ -71,7 +75,8 @@ import VPSTestSupport
     @Test func blankImagesFailExplicitly() throws {
         let venue = Venue.generate(.room, seed: 22, texelScale: 4)
         let map = try LocalizationMap(try Self.buildMap(venue, seed: 22))
-        let outcome = try Localizer.localize(image: GrayImage(width: 640, height: 480, value: 128), camera: Self.camera, map: map)
+        let outcome = try Localizer.localize(
+            image: GrayImage(width: 640, height: 480, value: 128), camera: Self.camera, map: map)
         #expect(outcome.camFromMap == nil)
         #expect(outcome.failure == .noRetrievalMatch)
     }

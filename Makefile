@@ -9,7 +9,7 @@ BENCH_DATA   ?= bench/data
 DEB_PACKAGES ?= pkg-config zlib1g-dev libturbojpeg0-dev libpng-dev libopencv-dev libssl-dev libsqlite3-dev libmicrohttpd-dev python3-venv
 SWIFT_FLAGS  ?=
 
-.PHONY: all deps build test lint format demo bench bench-solvers bench-features clean
+.PHONY: all deps build test lint format demo bench bench-solvers bench-features bench-mapfile clean
 
 all: build
 
@@ -56,7 +56,7 @@ demo: deps
 	$(SWIFT) run -c release multiset demo
 
 ## bench: every benchmark (ratios against reference peers measured in the same run).
-bench: bench-solvers bench-features
+bench: bench-solvers bench-features bench-mapfile
 
 $(VENV)/.ok: bench/requirements.txt
 	$(PYTHON) -m venv $(VENV)
@@ -82,6 +82,11 @@ bench-features: deps $(VENV)/.ok
 	$(VENV)/bin/python bench/features/report.py --inputs $(BENCH_DATA)/features/ours.json $(BENCH_DATA)/features/peers.json --out bench/results/features.json
 	@echo "renderer (VPSSimulation), 640x480, one thread:"
 	$(SWIFT) run -c release --skip-build multiset bench render --venue room --frames 120 --seed 1
+
+## bench-mapfile: map file load speed (target ≥ 200 MB/s).
+bench-mapfile: deps
+	$(SWIFT) build -c release --product multiset
+	$(SWIFT) run -c release --skip-build multiset bench mapfile
 
 clean:
 	$(SWIFT) package clean

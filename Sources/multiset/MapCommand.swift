@@ -12,7 +12,7 @@ struct CommandFailure: Error, CustomStringConvertible {
 /// `multiset map build | list | info | export-mesh`: maps in a data directory.
 enum MapCommand {
     static let buildUsage = """
-        usage: multiset map build --captures DIR [--code MAP_XXXXXXXXXXXX] [--name NAME] [--data DIR]
+        usage: multiset map build --captures DIR [--code MAP_XXXXXXXXXXXX] [--name NAME] [--geo LAT,LON,ALT [--heading DEG]] [--data DIR]
 
         Builds a map from a capture dataset (DIR/captures.json and its images), registers it in the
         data directory (status processing, then active or failed) and writes maps/CODE.vpsmap and a
@@ -38,7 +38,7 @@ enum MapCommand {
         """
     static let usage = """
         usage: multiset map build --captures DIR [--code MAP_XXXXXXXXXXXX] [--name NAME] [--data DIR]
-               multiset map import-colmap --model DIR --images DIR [--exclude NAME ...] [--scale S] [--code C] [--name N] [--data DIR]
+               multiset map import-colmap --model DIR --images DIR [--exclude NAME ...] [--scale S] [--code C] [--name N] [--geo …] [--data DIR]
                multiset map list [--data DIR]
                multiset map info CODE [--data DIR] [--json]
                multiset map export-mesh CODE --out FILE.glb|FILE.ply [--data DIR]
@@ -96,6 +96,7 @@ enum MapCommand {
         let givenCode = args.string("code")
         let givenName = args.string("name")
         let path = args.string("data") ?? ".multiset"
+        let georeference = try parseGeoreference(&args)
         try args.rejectUnknown()
         if let givenCode, !isCode(givenCode, prefix: "MAP_") {
             throw UsageError(
@@ -108,7 +109,10 @@ enum MapCommand {
         let name = givenName ?? folder.standardizedFileURL.lastPathComponent
 
         let data = try DataDirectory(path: path)
-        return try register(data: data, givenCode: givenCode, name: name, source: folder.path) { code, name, progress in
+        return try register(
+            data: data, givenCode: givenCode, name: name, source: folder.path, georeference: georeference
+        ) {
+            code, name, progress in
             try MapBuilder.build(capturesIn: folder, code: code, name: name, progress: progress)
         }
     }
@@ -116,7 +120,7 @@ enum MapCommand {
     /// Reserves a code, records the map as processing, builds it with `make`, writes the map file and
     /// its point cloud atomically, and marks the record active (or failed with the reason).
     static func register(
-        data: DataDirectory, givenCode: String?, name: String, source: String,
+        data: DataDirectory, givenCode: String?, name: String, source: String, georeference: Georeference? = nil,
         make: (String, String, (String, Double) -> Void) throws -> (MapData, MapBuildReport)
     ) throws -> Int32 {
         let account = DataDirectory.defaultAccountID
@@ -142,7 +146,7 @@ enum MapCommand {
         let started = Date()
         if tty { printError("map build: \(code) from \(source)") }
         do {
-            let (map, report) = try make(
+            var (map, report) = try make(
                 code, name,
                 { stage, fraction in
                     guard tty else { return }
@@ -150,6 +154,7 @@ enum MapCommand {
                     let state = fraction >= 1 ? "done" : "\(Int((fraction * 100).rounded()))%"
                     printError("map build: \(stage) \(state) (\(elapsed) s elapsed)")
                 })
+            map.georeference = georeference
             let mapURL = data.mapFile(code: code)
             try MapFile.write(map, to: mapURL)
             try writeAtomically(
@@ -195,6 +200,7 @@ enum MapCommand {
         let givenCode = args.string("code")
         let givenName = args.string("name")
         let path = args.string("data") ?? ".multiset"
+        let georeference = try parseGeoreference(&args)
         try args.rejectUnknown()
         guard let scale = Double(scaleText), scale > 0, scale.isFinite else {
             throw UsageError("--scale must be a positive number")
@@ -207,13 +213,29 @@ enum MapCommand {
         let data = try DataDirectory(path: path)
         return try register(
             data: data, givenCode: givenCode, name: givenName ?? modelURL.standardizedFileURL.lastPathComponent,
-            source: modelURL.path
+            source: modelURL.path, georeference: georeference
         ) {
             code, name, progress in
             try COLMAPImporter.importModel(
                 modelFolder: modelURL, imagesFolder: imagesURL, code: code, name: name, excluding: excluded,
                 scale: scale, progress: progress)
         }
+    }
+
+    /// `--geo lat,lon,alt` (WGS-84 degrees, ellipsoidal metres) and `--heading DEG` (bearing of map +Z).
+    static func parseGeoreference(_ args: inout Arguments) throws -> Georeference? {
+        let geo = args.string("geo")
+        let heading = args.string("heading")
+        guard let geo else {
+            if heading != nil { throw UsageError("--heading needs --geo") }
+            return nil
+        }
+        let v = geo.split(separator: ",").compactMap { Double($0.trimmingCharacters(in: .whitespaces)) }
+        guard v.count == 3, abs(v[0]) <= 90, abs(v[1]) <= 180, v.allSatisfy(\.isFinite) else {
+            throw UsageError("--geo takes latitude,longitude,altitude (degrees, degrees, metres)")
+        }
+        guard let h = Double(heading ?? "0"), h.isFinite else { throw UsageError("--heading takes degrees") }
+        return Georeference(origin: GeoCoordinate(latitude: v[0], longitude: v[1], altitude: v[2]), headingDegrees: h)
     }
 
     /// A map or object with this code in the default account.

@@ -11,6 +11,7 @@ let usage = """
       mapset create   a map set of several maps in one frame
       bench solvers   run our pose solvers on the benchmark's correspondence sets
       bench minimal   microseconds per minimal solve
+      bench mapfile   map file write and load speed
       bench features  ORB extraction, matching and the LSH index on synthetic images
       bench render    frames per second of the simulator's software renderer
       synth           render a synthetic venue and write a capture dataset
@@ -26,6 +27,8 @@ func runMain() -> Int32 {
         switch (words.first, words.dropFirst().first) {
         case ("bench", "solvers"):
             return try SolverBenchmark.run(&args)
+        case ("bench", "mapfile"):
+            return try MapFileBenchmark.run(&args)
         case ("bench", "minimal"):
             return try MinimalSolverBenchmark.run(&args)
         case ("bench", "features"):

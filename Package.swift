@@ -49,7 +49,8 @@ let package = Package(
         .executableTarget(
             name: "multiset",
             dependencies: [
-                "VPSGeometry", "VPSFeatures", "VPSMap", "VPSServer", "VPSSimulation", "VPSCapture", "VPSTestSupport",
+                "VPSGeometry", "VPSFeatures", "VPSMap", "VPSLocalizer", "VPSServer", "VPSSimulation", "VPSCapture",
+                "VPSTestSupport",
             ]),
 
         // MARK: Test support and tests

@@ -65,9 +65,9 @@ import VPSTestSupport
         print(
             "VPS-1 on \(total) walk views: recall(5 cm, 1°) \(recall), median \(positions[positions.count / 2] * 1000) mm / "
                 + "\(rotations[rotations.count / 2])°, failures \(failures), with gravity \(gravityErrors.count) poses")
-        // Floors of this first pipeline (measured: recall 0.85, median 8.9 mm / 0.16°); the localizer issue
-        // raises them to recall ≥ 0.95 and median ≤ 1 cm / 0.1°.
-        #expect(recall >= 0.8)
+        // Floors of this first pipeline (measured: recall 0.80 with the 50-inlier safety floor, median
+        // 7.9 mm / 0.12°); the localizer issue raises them to recall ≥ 0.95 and median ≤ 1 cm / 0.1°.
+        #expect(recall >= 0.75)
         #expect(positions[positions.count / 2] <= 0.015)
         // A wrong pose is never returned: every answer is within 50 cm / 5°.
         #expect(errors.allSatisfy { $0.0 <= 0.5 && $0.1 <= 5 })

@@ -43,7 +43,11 @@ let package = Package(
         // MARK: Server (Linux)
         .target(
             name: "VPSServer",
-            dependencies: ["VPSProtocol", "VPSMap", "VPSGeometry", "COpenSSL", "CSQLite", "CMicroHTTPDShim"]),
+            dependencies: [
+                "VPSProtocol", "VPSMap", "VPSLocalizer", "VPSGeometry", "VPSImaging", "VPSFeatures", "COpenSSL",
+                "CSQLite",
+                "CMicroHTTPDShim",
+            ]),
 
         // MARK: Tools
         .executableTarget(
@@ -64,7 +68,9 @@ let package = Package(
         .testTarget(
             name: "VPSLocalizerTests", dependencies: ["VPSLocalizer", "VPSMap", "VPSSimulation", "VPSTestSupport"]),
         .testTarget(name: "VPSProtocolTests", dependencies: ["VPSProtocol", "VPSTestSupport"]),
-        .testTarget(name: "VPSServerTests", dependencies: ["VPSServer", "VPSMap", "VPSTestSupport"]),
+        .testTarget(
+            name: "VPSServerTests",
+            dependencies: ["VPSServer", "VPSMap", "VPSSimulation", "VPSImaging", "VPSTestSupport"]),
     ],
     swiftLanguageModes: [.v6],
     cxxLanguageStandard: .cxx17

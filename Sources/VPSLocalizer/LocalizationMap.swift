@@ -37,8 +37,8 @@ public final class LocalizationMap: Sendable {
         index = data.pointCount >= indexThreshold ? MultiProbeLSHIndex(descriptors) : nil
     }
 
-    /// Two nearest map points per query descriptor.
-    func nearest(_ queries: BinaryDescriptors) -> NearestNeighbors {
+    /// Two nearest map points per query descriptor (for the ratio test).
+    public func nearest(_ queries: BinaryDescriptors) -> NearestNeighbors {
         if let index { return index.nearest(queries, k: 2) }
         return BruteForceMatcher.nearest(queries, in: descriptors, k: 2)
     }

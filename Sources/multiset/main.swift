@@ -6,6 +6,7 @@ let usage = """
 
     commands:
       demo            what exists so far, end to end (see README)
+      serve           the REST API over a data directory
       clients         create, list or revoke API clients
       map             build, list, info, export-mesh: maps in the data directory
       mapset create   a map set of several maps in one frame
@@ -35,6 +36,8 @@ func runMain() -> Int32 {
             return try FeatureBenchmark.run(&args)
         case ("bench", "render"):
             return try RenderBenchmark.run(&args)
+        case ("serve", _):
+            return try ServeCommand.run(&args)
         case ("clients", _):
             return try ClientsCommand.run(&args)
         case ("map", _):

@@ -107,14 +107,25 @@ public func estimateAbsolutePose(
         &pose, points: worldPoints, observations: observations, indices: inlierIndices,
         options: PoseRefinementOptions(
             loss: options.refinementLoss.scaled(by: 1 / focal), maxIterations: options.refinementIterations))
-    let t2 = ransacOptions.threshold * ransacOptions.threshold
-    var flags = [Bool](repeating: false, count: n)
-    var count = 0
-    for i in 0..<n where base.squaredError(pose, at: i) < t2 {
-        flags[i] = true
-        count += 1
-    }
     return AbsolutePoseResult(
-        camFromWorld: pose, inliers: flags, inlierCount: count, ransac: result.stats, refinement: summary,
-        failure: nil)
+        refined: pose, estimator: base, threshold: ransacOptions.threshold, ransac: result.stats, refinement: summary)
+}
+
+extension AbsolutePoseResult {
+    /// A successful result: inliers recounted under the refined pose.
+    init<E: RansacEstimator>(
+        refined pose: CameraPose, estimator: E, threshold: Double, ransac: RansacStats,
+        refinement: PoseRefinementSummary
+    ) where E.Model == CameraPose {
+        let t2 = threshold * threshold
+        var flags = [Bool](repeating: false, count: estimator.dataCount)
+        var count = 0
+        for i in 0..<estimator.dataCount where estimator.squaredError(pose, at: i) < t2 {
+            flags[i] = true
+            count += 1
+        }
+        self.init(
+            camFromWorld: pose, inliers: flags, inlierCount: count, ransac: ransac, refinement: refinement, failure: nil
+        )
+    }
 }

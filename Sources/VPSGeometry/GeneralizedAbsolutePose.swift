@@ -76,14 +76,7 @@ public func estimateGeneralizedAbsolutePose(
         camFromRig: rig.camFromRig, indices: inlierIndices,
         options: PoseRefinementOptions(
             loss: options.refinementLoss.scaled(by: 1 / focal), maxIterations: options.refinementIterations))
-    let t2 = ransacOptions.threshold * ransacOptions.threshold
-    var flags = [Bool](repeating: false, count: n)
-    var count = 0
-    for i in 0..<n where estimator.squaredError(pose, at: i) < t2 {
-        flags[i] = true
-        count += 1
-    }
     return AbsolutePoseResult(
-        camFromWorld: pose, inliers: flags, inlierCount: count, ransac: result.stats, refinement: summary,
-        failure: nil)
+        refined: pose, estimator: estimator, threshold: ransacOptions.threshold, ransac: result.stats,
+        refinement: summary)
 }

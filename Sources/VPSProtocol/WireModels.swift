@@ -1,3 +1,5 @@
+import VPSGeometry
+
 /// `{x, y, z}` in JSON.
 public struct Vector3JSON: Codable, Equatable, Sendable {
     public var x: Double, y: Double, z: Double
@@ -234,5 +236,22 @@ public struct HealthResponse: Codable, Equatable, Sendable {
     public init(status: String = "ok", version: String) {
         self.status = status
         self.version = version
+    }
+}
+
+extension Vector3JSON {
+    /// The JSON form of a vector.
+    public init(_ v: Vec3) { self.init(x: v.x, y: v.y, z: v.z) }
+}
+
+extension QuaternionJSON {
+    /// The JSON form of a quaternion.
+    public init(_ q: Quaternion) { self.init(x: q.x, y: q.y, z: q.z, w: q.w) }
+}
+
+extension PoseJSON {
+    /// The JSON form of a `worldFromCamera` pose.
+    public init(_ pose: Rigid3) {
+        self.init(position: Vector3JSON(pose.translation), rotation: QuaternionJSON(pose.rotation))
     }
 }

@@ -107,8 +107,7 @@ public final class LocalizerEngine: QueryEngine {
         let pose = Self.apiPose(camFromMap: camFromSet, rightHanded: q.common.isRightHanded)
         let c = Self.confidence(outcome.inliers)
         return SingleFrameQueryResponse(
-            poseFound: true, position: Vector3JSON(x: pose.translation.x, y: pose.translation.y, z: pose.translation.z),
-            rotation: QuaternionJSON(x: pose.rotation.x, y: pose.rotation.y, z: pose.rotation.z, w: pose.rotation.w),
+            poseFound: true, position: Vector3JSON(pose.translation), rotation: QuaternionJSON(pose.rotation),
             confidence: c, mapIds: [record.id], mapCodes: [record.code], responseTime: ms, numMatches: [outcome.inliers]
         )
     }
@@ -187,10 +186,7 @@ public final class LocalizerEngine: QueryEngine {
         let pose = Self.apiPose(camFromMap: camFromSet, rightHanded: q.common.isRightHanded)
         return MultiFrameQueryResponse(
             poseFound: true,
-            estimatedPose: PoseJSON(
-                position: Vector3JSON(x: pose.translation.x, y: pose.translation.y, z: pose.translation.z),
-                rotation: QuaternionJSON(x: pose.rotation.x, y: pose.rotation.y, z: pose.rotation.z, w: pose.rotation.w)
-            ),
+            estimatedPose: PoseJSON(pose),
             trackingPose: trackingPose, confidence: Self.confidence(best.inliers), mapIds: [best.record.id],
             mapCodes: [best.record.code], responseTime: ms, numMatches: best.inliers)
     }
@@ -212,8 +208,7 @@ public final class LocalizerEngine: QueryEngine {
         }
         let pose = Self.apiPose(camFromMap: camFromObject, rightHanded: q.isRightHanded)
         return ObjectQueryResponse(
-            poseFound: true, position: Vector3JSON(x: pose.translation.x, y: pose.translation.y, z: pose.translation.z),
-            rotation: QuaternionJSON(x: pose.rotation.x, y: pose.rotation.y, z: pose.rotation.z, w: pose.rotation.w),
+            poseFound: true, position: Vector3JSON(pose.translation), rotation: QuaternionJSON(pose.rotation),
             confidence: Self.confidence(outcome.inliers), objectCodes: [record.code], responseTime: ms)
     }
 }

@@ -56,6 +56,8 @@ public struct DataDirectory: Sendable {
                 try? store.updateMap(m)
             }
         }
+        // Staged uploads of builds that never finished.
+        try? fm.removeItem(at: url.appendingPathComponent("staging"))
         // Temporary files of interrupted atomic writes.
         if let names = try? fm.contentsOfDirectory(atPath: url.appendingPathComponent("maps").path) {
             for n in names where n.hasPrefix(".") && n.contains(".tmp-") {

@@ -34,6 +34,10 @@ enum OpenAPI {
                 "/v1/vps/map/{key}",
                 #"{"get":\#(op("Map details by id or code", params: key)),"delete":\#(op("Delete a map by id", params: key))}"#
             ),
+            (
+                "/v1/vps/map/upload",
+                #"{"post":\#(op("Upload a map file (201) or a capture dataset built in the background (202)", body: "multipart/form-data"))}"#
+            ),
             ("/v1/vps/map-set/{key}", #"{"get":\#(op("Map-set details by code or id", params: key))}"#),
             ("/v1/vps/object/{key}", #"{"get":\#(op("Object details", params: key))}"#),
             (

@@ -127,6 +127,10 @@ public final class VPSService: Sendable {
             let q = try SingleFrameQueryRequest(form: try Self.form(req))
             return .json(try engine.singleFrame(q, target: try target(q.common, caller)))
         }
+        if at("POST", "vps/map/upload") != nil {
+            route = "map-upload"
+            return try upload(req, caller)
+        }
         if at("POST", "vps/map/query") != nil {
             route = "query"
             try require(caller, "query")

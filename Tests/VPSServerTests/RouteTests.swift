@@ -243,7 +243,7 @@ struct Fixture {
         let openapi =
             try JSONSerialization.jsonObject(with: Data(f.call("GET", "/v1/openapi.json", token: nil).body))
             as? [String: Any]
-        #expect((openapi?["paths"] as? [String: Any])?.count == 16)
+        #expect((openapi?["paths"] as? [String: Any])?.count == 17)
         #expect(Fixture.code(f.call("GET", "/v1/nothing", token: t)) == "BAD_REQUEST")
     }
 

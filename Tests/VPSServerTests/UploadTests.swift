@@ -1,0 +1,143 @@
+import Foundation
+import Testing
+import VPSGeometry
+import VPSMap
+import VPSProtocol
+
+@testable import VPSServer
+
+/// Map uploads in process: a map file (stored at once) and a capture dataset (built in the background).
+@Suite(.serialized) struct UploadTests {
+    static func locateBinary() -> URL? {
+        var dir = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        while dir.path != "/" {
+            if FileManager.default.fileExists(atPath: dir.appendingPathComponent("Package.swift").path) {
+                let bin = dir.appendingPathComponent(".build/debug/multiset")
+                return FileManager.default.fileExists(atPath: bin.path) ? bin : nil
+            }
+            dir = dir.deletingLastPathComponent()
+        }
+        return nil
+    }
+
+    @Test func mapFileAndCaptureUploads() throws {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("upload-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: root) }
+        let data = try DataDirectory(path: root.path)
+        let hasher = SecretHasher(iterations: 200)
+        let (id, secret) = try data.createClient(name: "u", hasher: hasher)
+        let service = VPSService(
+            config: ServerConfig(dataDirectory: root.path), store: data.store, engine: LocalizerEngine(data: data),
+            jwtKey: data.jwtKey,
+            hasher: hasher)
+        let tokenResponse = service.handle(
+            HTTPRequest(method: "POST", path: "/v1/m2m/token", headers: [("Username", id), ("Password", secret)]))
+        let token = try JSONDecoder().decode(TokenResponse.self, from: Data(tokenResponse.body)).token
+        func upload(_ parts: [MultipartPart]) -> HTTPResponse {
+            service.handle(
+                HTTPRequest(
+                    method: "POST", path: "/v1/vps/map/upload",
+                    headers: [
+                        ("Authorization", "Bearer \(token)"), ("Content-Type", Multipart.contentType(boundary: "UpB")),
+                    ],
+                    body: Multipart.encode(parts, boundary: "UpB")))
+        }
+        // 1. A map file.
+        let map = MapData(
+            code: "MAP_X", name: "x", featureConfig: FeatureConfigID(name: "orb-2000", version: 1), descriptorBytes: 32,
+            positions: [Vec3(0, 0, 1), Vec3(1, 0, 1)], colors: [1, 2, 3, 4, 5, 6],
+            pointDescriptors: [UInt8](repeating: 7, count: 64))
+        let stored = upload([
+            .field("name", "file map"), .field("code", "MAP_UPLOADED0001"),
+            MultipartPart(name: "mapFile", filename: "m.vpsmap", data: try MapFile.encode(map)),
+        ])
+        #expect(stored.status == 201)
+        #expect(try MapFile.read(from: data.mapFile(code: "MAP_UPLOADED0001")).positions == map.positions)
+        #expect(FileManager.default.fileExists(atPath: data.meshFile(code: "MAP_UPLOADED0001").path))
+        // Errors: corrupt map file, taken code, unsafe path, nothing to build.
+        #expect(
+            upload([.field("name", "bad"), MultipartPart(name: "mapFile", filename: "m", data: [1, 2, 3])]).status
+                == 400)
+        #expect(
+            upload([
+                .field("name", "dup"), .field("code", "MAP_UPLOADED0001"),
+                MultipartPart(name: "mapFile", filename: "m", data: try MapFile.encode(map)),
+            ]).status == 400)
+        #expect(
+            upload([
+                .field("name", "evil"), MultipartPart(name: "captures.json", filename: "c", data: [123, 125]),
+                MultipartPart(name: "../../etc/x", filename: "x", data: [1]),
+            ]).status == 400)
+        #expect(upload([.field("name", "empty")]).status == 400)
+        #expect(!FileManager.default.fileExists(atPath: root.appendingPathComponent("etc").path))
+
+        // 2. A capture dataset whose build fails (no images): 202, then `failed` with a reason.
+        let captures = #"{"format":"multiset-captures","version":1,"device":{"model":"t","name":"t"},"frames":[]}"#
+        let accepted = upload([
+            .field("name", "empty scan"), .field("code", "MAP_EMPTYSCAN001"),
+            MultipartPart(name: "captures.json", filename: "captures.json", data: Array(captures.utf8)),
+        ])
+        #expect(accepted.status == 202)
+        #expect(try JSONDecoder().decode(MapDetails.self, from: Data(accepted.body)).status == .processing)
+        service.waitForBuilds()
+        let record = try data.store.map(
+            idOrCode: "MAP_EMPTYSCAN001", accountID: DataDirectory.defaultAccountID, kind: .map)
+        #expect(record?.status == .failed && record?.failure.contains("no usable frames") == true)
+        #expect(
+            !FileManager.default.fileExists(atPath: root.appendingPathComponent("staging/\(record?.id ?? "")").path))
+    }
+
+    /// A server killed while a build runs leaves no half map: after a restart the map is `failed`,
+    /// staging and temporary files are gone, and the server answers.
+    @Test func killDuringBuildLeavesNoHalfMap() throws {
+        guard let binary = Self.locateBinary() else {
+            Issue.record("build the multiset product first (swift build)")
+            return
+        }
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("kill-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: root) }
+        let caps = root.appendingPathComponent("caps")
+        let synth = Process()
+        synth.executableURL = binary
+        synth.arguments = [
+            "synth", "--venue", "room", "--frames", "60", "--seed", "2", "--trajectory", "scan", "--out", caps.path,
+        ]
+        synth.standardOutput = FileHandle.nullDevice
+        try synth.run()
+        synth.waitUntilExit()
+        let dataPath = root.appendingPathComponent("data").path
+        let build = Process()
+        build.executableURL = binary
+        build.arguments = ["map", "build", "--captures", caps.path, "--code", "MAP_KILLED000001", "--data", dataPath]
+        build.standardOutput = FileHandle.nullDevice
+        build.standardError = FileHandle.nullDevice
+        try build.run()
+        // Wait until the build is registered as processing, then kill it hard.
+        for _ in 0..<400 where !FileManager.default.fileExists(atPath: dataPath + "/store.sqlite") { usleep(10_000) }
+        usleep(100_000)
+        let store = try SQLiteStore(path: dataPath + "/store.sqlite")
+        var seen = false
+        for _ in 0..<400 where !seen {
+            if (try? store.map(idOrCode: "MAP_KILLED000001", accountID: DataDirectory.defaultAccountID, kind: .map))?
+                .map(\.status) == .processing
+            {
+                seen = true
+            } else {
+                usleep(10_000)
+            }
+        }
+        #expect(seen)
+        kill(build.processIdentifier, SIGKILL)
+        build.waitUntilExit()
+        // Restart: the half-built map is failed and no file of it is visible.
+        let data = try DataDirectory(path: dataPath)
+        let record = try data.store.map(
+            idOrCode: "MAP_KILLED000001", accountID: DataDirectory.defaultAccountID, kind: .map)
+        #expect(record?.status == .failed)
+        #expect(!FileManager.default.fileExists(atPath: data.mapFile(code: "MAP_KILLED000001").path))
+        let leftovers = try FileManager.default.contentsOfDirectory(atPath: dataPath + "/maps").filter {
+            $0.contains(".tmp-")
+        }
+        #expect(leftovers.isEmpty)
+    }
+}

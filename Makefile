@@ -9,7 +9,7 @@ BENCH_DATA   ?= bench/data
 DEB_PACKAGES ?= pkg-config zlib1g-dev libturbojpeg0-dev libpng-dev libopencv-dev libssl-dev libsqlite3-dev libmicrohttpd-dev python3-venv
 SWIFT_FLAGS  ?=
 
-.PHONY: all deps build test lint format demo bench bench-solvers bench-features bench-mapfile clean
+.PHONY: all deps build test lint format demo bench bench-solvers bench-features bench-mapfile bench-server clean
 
 all: build
 
@@ -56,7 +56,7 @@ demo: deps
 	$(SWIFT) run -c release multiset demo
 
 ## bench: every benchmark (ratios against reference peers measured in the same run).
-bench: bench-solvers bench-features bench-mapfile
+bench: bench-solvers bench-features bench-mapfile bench-server
 
 $(VENV)/.ok: bench/requirements.txt
 	$(PYTHON) -m venv $(VENV)
@@ -87,6 +87,12 @@ bench-features: deps $(VENV)/.ok
 bench-mapfile: deps
 	$(SWIFT) build -c release --product multiset
 	$(SWIFT) run -c release --skip-build multiset bench mapfile
+
+## bench-server: single-frame queries/s against `multiset serve` on loopback (wrk; target ≥ 50/s, p99 ≤ 3× p50).
+bench-server: deps
+	@command -v wrk >/dev/null || { [ "$$(id -u)" = 0 ] && apt-get install -y -qq wrk; } || { echo "install wrk: sudo apt-get install -y wrk"; exit 1; }
+	$(SWIFT) build -c release --product multiset
+	bash bench/server/run.sh
 
 clean:
 	$(SWIFT) package clean

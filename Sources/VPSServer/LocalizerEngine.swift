@@ -16,12 +16,20 @@ import VPSProtocol
 public final class LocalizerEngine: QueryEngine {
     let data: DataDirectory
     let options: LocalizerOptions
+    /// Receives each query's time per stage (`extract`, `match`, `pose`), for `/metrics`.
+    let metrics: Metrics?
     private let cache = Mutex([String: LocalizationMap]())
 
-    /// An engine over a data directory.
-    public init(data: DataDirectory, options: LocalizerOptions = LocalizerOptions()) {
+    /// An engine over a data directory; pass the service's `Metrics` to export stage timings.
+    public init(data: DataDirectory, options: LocalizerOptions = LocalizerOptions(), metrics: Metrics? = nil) {
         self.data = data
         self.options = options
+        self.metrics = metrics
+    }
+
+    func record(_ outcome: LocalizationOutcome) {
+        guard let metrics else { return }
+        for (stage, seconds) in outcome.seconds { metrics.recordStage(stage, seconds: seconds) }
     }
 
     public var loadedMaps: Int { cache.withLock { $0.count } }

@@ -22,11 +22,13 @@ public final class VPSService: Sendable {
     ///
     /// - Parameters:
     ///   - jwtKey: the token signing secret (≥ 32 bytes); also keys signed download links.
+    ///   - metrics: a registry shared with the engine (stage timings); a private one when nil.
     ///   - log: receives one line per request (never secrets, tokens or images).
     public init(
         config: ServerConfig, store: ServerStore, engine: QueryEngine, jwtKey: [UInt8],
-        clock: ServerClock = SystemServerClock(),
-        hasher: SecretHasher = SecretHasher(), log: @escaping @Sendable (String) -> Void = { _ in }
+        clock: ServerClock = SystemServerClock(), hasher: SecretHasher = SecretHasher(),
+        metrics sharedMetrics: Metrics? = nil,
+        log: @escaping @Sendable (String) -> Void = { _ in }
     ) {
         self.config = config
         self.store = store
@@ -37,11 +39,7 @@ public final class VPSService: Sendable {
         signer = JWTSigner(key: jwtKey, issuer: config.issuer)
         limiter = config.rateLimitPerMinute.map { RateLimiter(limit: $0) }
         fileKey = Crypto.hmacSHA256(key: jwtKey, message: Array("file-links".utf8))
-        metrics = Metrics(gauges: { [engine] in
-            var g: [(String, Double)] = [("vps_maps_loaded", Double(engine.loadedMaps))]
-            if let rss = Self.residentBytes() { g.append(("vps_resident_memory_bytes", rss)) }
-            return g
-        })
+        metrics = sharedMetrics ?? Metrics(gauges: Self.gauges(engine))
     }
 
     /// The authenticated caller.
@@ -449,6 +447,15 @@ public final class VPSService: Sendable {
         }
         do { return FormFields(parts: try Multipart.decode(req.body, boundary: boundary)) } catch {
             throw APIError(.badRequest, error.description)
+        }
+    }
+
+    /// The service's gauges: maps held by the engine and resident memory.
+    public static func gauges(_ engine: QueryEngine) -> @Sendable () -> [(String, Double)] {
+        {
+            var g: [(String, Double)] = [("vps_maps_loaded", Double(engine.loadedMaps))]
+            if let rss = residentBytes() { g.append(("vps_resident_memory_bytes", rss)) }
+            return g
         }
     }
 

@@ -35,7 +35,14 @@ enum ServeCommand {
         var config = ServerConfig(dataDirectory: data.url.path)
         config.tokenLifetime = lifetime
         config.rateLimitPerMinute = rate ?? nil
-        let engine = LocalizerEngine(data: data)
+        // One metrics registry shared by the service (requests) and the engine (stages).
+        let engineSlot = Mutex<LocalizerEngine?>(nil)
+        let metrics = Metrics(gauges: {
+            guard let engine = engineSlot.withLock({ $0 }) else { return [] }
+            return VPSService.gauges(engine)()
+        })
+        let engine = LocalizerEngine(data: data, metrics: metrics)
+        engineSlot.withLock { $0 = engine }
         let logLock = NSLock()
         // The service needs the bound port (for signed links), the server needs the service: a shared slot.
         let slot = Mutex<VPSService?>(nil)
@@ -45,7 +52,7 @@ enum ServeCommand {
         }
         config.publicBaseURL = publicURL ?? "http://\(host):\(server.port)"
         let service = VPSService(
-            config: config, store: data.store, engine: engine, jwtKey: data.jwtKey,
+            config: config, store: data.store, engine: engine, jwtKey: data.jwtKey, metrics: metrics,
             log: { line in
                 logLock.lock()
                 FileHandle.standardError.write(Data((line + "\n").utf8))

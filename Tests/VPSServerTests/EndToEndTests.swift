@@ -95,5 +95,11 @@ import FoundationNetworking
         #expect(abs(l.x + p.x) < 1e-9 && abs(l.y - p.y) < 1e-9 && abs(l.z - p.z) < 1e-9)
         #expect(abs(lq.x - q.z) < 1e-9 && abs(lq.y - q.w) < 1e-9 && abs(lq.z - q.x) < 1e-9 && abs(lq.w - q.y) < 1e-9)
         #expect(rh.mapCodes == [code] && (rh.confidence ?? 0) >= 0.2)
+        // The engine's stages reach /metrics.
+        let (text, _) = try await URLSession.shared.data(from: URL(string: "http://127.0.0.1:\(server.port)/metrics")!)
+        let exposition = String(decoding: text, as: UTF8.self)
+        for stage in ["extract", "match", "pose"] {
+            #expect(exposition.contains("vps_stage_seconds_count{stage=\"\(stage)\"} 2"))
+        }
     }
 }

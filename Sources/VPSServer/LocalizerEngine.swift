@@ -27,7 +27,7 @@ public final class LocalizerEngine: QueryEngine {
         self.metrics = metrics
     }
 
-    func record(_ outcome: LocalizationOutcome) {
+    func recordStages(_ outcome: LocalizationOutcome) {
         guard let metrics else { return }
         for (stage, seconds) in outcome.seconds { metrics.recordStage(stage, seconds: seconds) }
     }
@@ -101,6 +101,7 @@ public final class LocalizerEngine: QueryEngine {
             } catch {
                 throw APIError(.internalError, "feature extraction failed")
             }
+            recordStages(outcome)
             if outcome.camFromMap != nil, outcome.inliers > (best?.0.inliers ?? 0) {
                 best = (outcome, record, setFromMap)
             }

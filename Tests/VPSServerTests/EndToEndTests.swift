@@ -43,9 +43,10 @@ import FoundationNetworking
                 status: .active, file: "maps/\(code).vpsmap", bytes: 1, failure: "", createdAt: 1, updatedAt: 1))
         let (clientID, secret) = try data.createClient(name: "e2e", hasher: SecretHasher(iterations: 1000))
 
+        let metrics = Metrics()
         let service = VPSService(
-            config: ServerConfig(dataDirectory: root.path), store: data.store, engine: LocalizerEngine(data: data),
-            jwtKey: data.jwtKey)
+            config: ServerConfig(dataDirectory: root.path), store: data.store, engine: LocalizerEngine(data: data, metrics: metrics),
+            jwtKey: data.jwtKey, metrics: metrics)
         let server = try HTTPServer(port: 0, threads: 2) { service.handle($0) }
         defer { server.stop() }
         let base = "http://127.0.0.1:\(server.port)/v1"

@@ -10,6 +10,8 @@ public struct ServerConfig: Sendable {
     public var rateLimitPerMinute: Int?
     /// Lifetime of signed download links, seconds.
     public var fileLinkLifetime = 900
+    /// Engine time allowed per query, seconds; beyond it the answer is 503 `ENGINE_TIMEOUT` (SPEC §17.9).
+    public var engineTimeout = 60.0
     /// Server version reported by health endpoints.
     public var version = "0.1.0"
     /// Data directory (map files live under `maps/`).

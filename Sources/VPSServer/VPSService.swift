@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import VPSGeometry
 import VPSProtocol
 
@@ -123,7 +124,9 @@ public final class VPSService: Sendable {
             route = "query-form"
             try require(caller, "query")
             let q = try SingleFrameQueryRequest(form: try Self.form(req))
-            return .json(try engine.singleFrame(q, target: try target(q.common, caller)))
+            let t = try target(q.common, caller)
+            return .json(
+                try withEngineDeadline { [engine] () throws(APIError) in try engine.singleFrame(q, target: t) })
         }
         if at("POST", "vps/map/upload") != nil {
             route = "map-upload"
@@ -133,13 +136,16 @@ public final class VPSService: Sendable {
             route = "query"
             try require(caller, "query")
             let q = try JSONQuery.parse(req.body)
-            return .json(try engine.singleFrame(q, target: try target(q.common, caller)))
+            let t = try target(q.common, caller)
+            return .json(
+                try withEngineDeadline { [engine] () throws(APIError) in try engine.singleFrame(q, target: t) })
         }
         if at("POST", "vps/map/multi-image-query") != nil {
             route = "multi-image-query"
             try require(caller, "query")
             let q = try MultiFrameQueryRequest(form: try Self.form(req))
-            return .json(try engine.multiFrame(q, target: try target(q.common, caller)))
+            let t = try target(q.common, caller)
+            return .json(try withEngineDeadline { [engine] () throws(APIError) in try engine.multiFrame(q, target: t) })
         }
         if at("POST", "vps/object/query") != nil {
             route = "object-query"
@@ -157,7 +163,9 @@ public final class VPSService: Sendable {
             guard missing.isEmpty else {
                 throw APIError(.objectNotFound, "Object(s) not found: \(missing.joined(separator: ", "))")
             }
-            return .json(try engine.object(q, objects: objects))
+            let found = objects
+            return .json(
+                try withEngineDeadline { [engine] () throws(APIError) in try engine.object(q, objects: found) })
         }
         if at("GET", "vps/map") != nil {
             route = "map-list"
@@ -459,6 +467,21 @@ public final class VPSService: Sendable {
         }
     }
 
+    /// Runs engine work on a worker with a deadline: past `config.engineTimeout` the request gets 503
+    /// `ENGINE_TIMEOUT` (the work finishes in the background and its answer is dropped).
+    func withEngineDeadline<T: Sendable>(_ work: @escaping @Sendable () throws(APIError) -> T) throws(APIError) -> T {
+        let slot = ResultSlot<T>()
+        let done = DispatchSemaphore(value: 0)
+        DispatchQueue.global().async {
+            slot.set(Result { () throws(APIError) -> T in try work() })
+            done.signal()
+        }
+        guard done.wait(timeout: .now() + config.engineTimeout) == .success, let result = slot.get() else {
+            throw APIError(.engineTimeout, "The engine took longer than \(Int(config.engineTimeout)) s")
+        }
+        return try result.get()
+    }
+
     /// Resident set size from /proc (Linux), bytes.
     static func residentBytes() -> Double? {
         guard let text = try? String(contentsOfFile: "/proc/self/statm", encoding: .utf8) else { return nil }
@@ -466,4 +489,11 @@ public final class VPSService: Sendable {
         guard fields.count > 1, let pages = Double(fields[1]) else { return nil }
         return pages * Double(sysconf(Int32(_SC_PAGESIZE)))
     }
+}
+
+/// A result handed from the engine worker to the waiting request thread.
+final class ResultSlot<T: Sendable>: Sendable {
+    private let value = Mutex<Result<T, APIError>?>(nil)
+    func set(_ r: Result<T, APIError>) { value.withLock { $0 = r } }
+    func get() -> Result<T, APIError>? { value.withLock { $0 } }
 }

@@ -45,7 +45,8 @@ import FoundationNetworking
 
         let metrics = Metrics()
         let service = VPSService(
-            config: ServerConfig(dataDirectory: root.path), store: data.store, engine: LocalizerEngine(data: data, metrics: metrics),
+            config: ServerConfig(dataDirectory: root.path), store: data.store,
+            engine: LocalizerEngine(data: data, metrics: metrics),
             jwtKey: data.jwtKey, metrics: metrics)
         let server = try HTTPServer(port: 0, threads: 2) { service.handle($0) }
         defer { server.stop() }

@@ -280,3 +280,38 @@ struct Fixture {
         #expect(f.call("GET", "/v1/vps/map", token: t).status == 200)
     }
 }
+
+/// An engine slower than the deadline.
+struct SlowEngine: QueryEngine {
+    func singleFrame(_ q: SingleFrameQueryRequest, target: QueryTarget) throws(APIError) -> SingleFrameQueryResponse {
+        usleep(300_000)
+        return SingleFrameQueryResponse(poseFound: false)
+    }
+    func multiFrame(_ q: MultiFrameQueryRequest, target: QueryTarget) throws(APIError) -> MultiFrameQueryResponse {
+        MultiFrameQueryResponse(poseFound: false)
+    }
+    func object(_ q: ObjectQueryRequest, objects: [MapRecord]) throws(APIError) -> ObjectQueryResponse {
+        ObjectQueryResponse(poseFound: false)
+    }
+    var loadedMaps: Int { 0 }
+}
+
+@Suite struct EngineDeadlineTests {
+    @Test func slowEngineAnswers503EngineTimeout() throws {
+        let f = try Fixture()
+        var config = ServerConfig(dataDirectory: f.dataDirectory.path)
+        config.engineTimeout = 0.02
+        let slow = VPSService(
+            config: config, store: f.store, engine: SlowEngine(), jwtKey: Array(repeating: 3, count: 32),
+            clock: f.clock, hasher: SecretHasher(iterations: 100))
+        let token = f.token()
+        let r = slow.handle(
+            HTTPRequest(
+                method: "POST", path: "/v1/vps/map/query-form",
+                headers: [
+                    ("Authorization", "Bearer \(token)"), ("Content-Type", Multipart.contentType(boundary: "XyZ")),
+                ],
+                body: Multipart.encode([.field("mapCode", "MAP_ONE000000001")] + Fixture.intrinsics, boundary: "XyZ")))
+        #expect(r.status == 503 && Fixture.code(r) == "ENGINE_TIMEOUT")
+    }
+}

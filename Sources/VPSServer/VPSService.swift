@@ -449,13 +449,22 @@ public final class VPSService: Sendable {
 
     // MARK: Helpers
 
+    /// The largest text (non-file) form field accepted.
+    static let maxTextFieldBytes = 64 << 10
+
     static func form(_ req: HTTPRequest) throws(APIError) -> FormFields {
         guard let ct = req.header("Content-Type"), let boundary = Multipart.boundary(fromContentType: ct) else {
             throw APIError(.badRequest, "Content-Type must be multipart/form-data with a boundary")
         }
-        do { return FormFields(parts: try Multipart.decode(req.body, boundary: boundary)) } catch {
+        let parts: [MultipartPart]
+        do { parts = try Multipart.decode(req.body, boundary: boundary, maxParts: 512) } catch {
             throw APIError(.badRequest, error.description)
         }
+        // Text fields are short by nature; only file parts may be large.
+        if let big = parts.first(where: { $0.filename == nil && $0.data.count > maxTextFieldBytes }) {
+            throw APIError(.badRequest, "field \(big.name) exceeds \(maxTextFieldBytes) bytes")
+        }
+        return FormFields(parts: parts)
     }
 
     /// The service's gauges: maps held by the engine and resident memory.

@@ -210,6 +210,10 @@ import FoundationNetworking
             Case(
                 name: "bad page", method: "GET", path: "/v1/vps/map?page=0", headers: auth, status: 400,
                 code: "BAD_REQUEST"),
+            Case(
+                name: "oversized text field", headers: auth,
+                body: form(mine + [("geoHint", String(repeating: "1", count: 70_000))]),
+                status: 400, code: "BAD_REQUEST"),
         ]
         cases[0].headers["Content-Type"] = auth["Content-Type"]
         #expect(cases.count >= 30)

@@ -6,6 +6,10 @@ import VPSProtocol
 
 @testable import VPSServer
 
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
 /// Map uploads in process: a map file (stored at once) and a capture dataset (built in the background).
 @Suite(.serialized) struct UploadTests {
     static func locateBinary() -> URL? {
@@ -139,5 +143,91 @@ import VPSProtocol
             $0.contains(".tmp-")
         }
         #expect(leftovers.isEmpty)
+    }
+
+    /// The server killed while an uploaded capture dataset is being built: after a restart the map is
+    /// `failed`, its staging folder is gone, no half file is visible, and the server answers again.
+    @Test func killDuringServerUploadLeavesNoHalfMap() async throws {
+        guard let binary = Self.locateBinary() else {
+            Issue.record("build the multiset product first (swift build)")
+            return
+        }
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("kill-upload-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: root) }
+        let caps = root.appendingPathComponent("caps")
+        let synth = Process()
+        synth.executableURL = binary
+        synth.arguments = [
+            "synth", "--venue", "room", "--frames", "60", "--seed", "4", "--trajectory", "scan", "--out", caps.path,
+        ]
+        synth.standardOutput = FileHandle.nullDevice
+        try synth.run()
+        synth.waitUntilExit()
+        let dataPath = root.appendingPathComponent("data").path
+        let hasher = SecretHasher(iterations: 1000)
+        let (id, secret) = try DataDirectory(path: dataPath).createClient(name: "k", hasher: hasher)
+        func startServer() throws -> (Process, String) {
+            let p = Process()
+            p.executableURL = binary
+            p.arguments = ["serve", "--port", "0", "--data", dataPath]
+            let out = Pipe()
+            p.standardOutput = out
+            p.standardError = FileHandle.nullDevice
+            try p.run()
+            var text = ""
+            while !text.contains("\n") {
+                let chunk = out.fileHandleForReading.availableData
+                if chunk.isEmpty { break }
+                text += String(decoding: chunk, as: UTF8.self)
+            }
+            let url = text.split(separator: " ").first { $0.hasPrefix("http://") }.map(String.init) ?? ""
+            return (p, url)
+        }
+        var (server, url) = try startServer()
+        // Token, then the capture dataset as an upload.
+        var tokenRequest = URLRequest(url: URL(string: "\(url)/m2m/token")!)
+        tokenRequest.httpMethod = "POST"
+        tokenRequest.setValue(id, forHTTPHeaderField: "Username")
+        tokenRequest.setValue(secret, forHTTPHeaderField: "Password")
+        let token = try JSONDecoder().decode(
+            TokenResponse.self, from: try await URLSession.shared.data(for: tokenRequest).0
+        ).token
+        var parts: [MultipartPart] = [.field("name", "scan"), .field("code", "MAP_UPLOADKILL01")]
+        parts.append(
+            MultipartPart(
+                name: "captures.json", filename: "captures.json",
+                data: [UInt8](try Data(contentsOf: caps.appendingPathComponent("captures.json")))))
+        for name in try FileManager.default.contentsOfDirectory(atPath: caps.appendingPathComponent("images").path)
+            .sorted()
+        {
+            parts.append(
+                MultipartPart(
+                    name: "images/\(name)", filename: name,
+                    data: [UInt8](try Data(contentsOf: caps.appendingPathComponent("images/\(name)")))))
+        }
+        var upload = URLRequest(url: URL(string: "\(url)/vps/map/upload")!)
+        upload.httpMethod = "POST"
+        upload.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization")
+        upload.setValue(Multipart.contentType(boundary: "KillB"), forHTTPHeaderField: "Content-Type")
+        upload.httpBody = Data(Multipart.encode(parts, boundary: "KillB"))
+        let (_, accepted) = try await URLSession.shared.data(for: upload)
+        #expect((accepted as? HTTPURLResponse)?.statusCode == 202)
+        // The build is running in the server: kill it hard.
+        kill(server.processIdentifier, SIGKILL)
+        server.waitUntilExit()
+        (server, url) = try startServer()
+        defer {
+            kill(server.processIdentifier, SIGTERM)
+            server.waitUntilExit()
+        }
+        let data = try DataDirectory(path: dataPath)
+        let record = try data.store.map(
+            idOrCode: "MAP_UPLOADKILL01", accountID: DataDirectory.defaultAccountID, kind: .map)
+        #expect(record?.status == .failed)
+        #expect(!FileManager.default.fileExists(atPath: data.mapFile(code: "MAP_UPLOADKILL01").path))
+        #expect(!FileManager.default.fileExists(atPath: dataPath + "/staging/\(record?.id ?? "")"))
+        let (_, health) = try await URLSession.shared.data(
+            from: URL(string: url.replacingOccurrences(of: "/v1", with: "/healthz"))!)
+        #expect((health as? HTTPURLResponse)?.statusCode == 200)
     }
 }

@@ -126,20 +126,8 @@ import FoundationNetworking
         }
         let root = FileManager.default.temporaryDirectory.appendingPathComponent("serve-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: root) }
-        let process = Process()
-        process.executableURL = binary
-        process.arguments = ["serve", "--port", "0", "--data", root.path]
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        var text = ""
-        while !text.contains("\n") {
-            let chunk = output.fileHandleForReading.availableData
-            if chunk.isEmpty { break }
-            text += String(decoding: chunk, as: UTF8.self)
-        }
-        let url = try #require(text.split(separator: " ").first { $0.hasPrefix("http://") }.map(String.init))
+        let (process, served) = try startServe(binary, data: root.path)
+        let url = try #require(served.isEmpty ? nil : served)
         let (health, response) = try await URLSession.shared.data(
             from: URL(string: url.replacingOccurrences(of: "/v1", with: "/healthz"))!)
         #expect(

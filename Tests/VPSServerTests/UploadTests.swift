@@ -166,24 +166,7 @@ import FoundationNetworking
         let dataPath = root.appendingPathComponent("data").path
         let hasher = SecretHasher(iterations: 1000)
         let (id, secret) = try DataDirectory(path: dataPath).createClient(name: "k", hasher: hasher)
-        func startServer() throws -> (Process, String) {
-            let p = Process()
-            p.executableURL = binary
-            p.arguments = ["serve", "--port", "0", "--data", dataPath]
-            let out = Pipe()
-            p.standardOutput = out
-            p.standardError = FileHandle.nullDevice
-            try p.run()
-            var text = ""
-            while !text.contains("\n") {
-                let chunk = out.fileHandleForReading.availableData
-                if chunk.isEmpty { break }
-                text += String(decoding: chunk, as: UTF8.self)
-            }
-            let url = text.split(separator: " ").first { $0.hasPrefix("http://") }.map(String.init) ?? ""
-            return (p, url)
-        }
-        var (server, url) = try startServer()
+        var (server, url) = try startServe(binary, data: dataPath)
         // Token, then the capture dataset as an upload.
         var tokenRequest = URLRequest(url: URL(string: "\(url)/m2m/token")!)
         tokenRequest.httpMethod = "POST"
@@ -215,7 +198,7 @@ import FoundationNetworking
         // The build is running in the server: kill it hard.
         kill(server.processIdentifier, SIGKILL)
         server.waitUntilExit()
-        (server, url) = try startServer()
+        (server, url) = try startServe(binary, data: dataPath)
         defer {
             kill(server.processIdentifier, SIGTERM)
             server.waitUntilExit()
@@ -230,4 +213,22 @@ import FoundationNetworking
             from: URL(string: url.replacingOccurrences(of: "/v1", with: "/healthz"))!)
         #expect((health as? HTTPURLResponse)?.statusCode == 200)
     }
+}
+
+/// Starts `multiset serve --port 0 --data PATH` and reads the URL it prints.
+func startServe(_ binary: URL, data: String) throws -> (process: Process, url: String) {
+    let process = Process()
+    process.executableURL = binary
+    process.arguments = ["serve", "--port", "0", "--data", data]
+    let output = Pipe()
+    process.standardOutput = output
+    process.standardError = FileHandle.nullDevice
+    try process.run()
+    var text = ""
+    while !text.contains("\n") {
+        let chunk = output.fileHandleForReading.availableData
+        if chunk.isEmpty { break }
+        text += String(decoding: chunk, as: UTF8.self)
+    }
+    return (process, text.split(separator: " ").first { $0.hasPrefix("http://") }.map(String.init) ?? "")
 }

@@ -97,6 +97,7 @@ enum MapCommand {
         let givenName = args.string("name")
         let path = args.string("data") ?? ".multiset"
         let georeference = try parseGeoreference(&args)
+        let useTruth = args.flag("use-truth")
         try args.rejectUnknown()
         if let givenCode, !isCode(givenCode, prefix: "MAP_") {
             throw UsageError(
@@ -113,7 +114,7 @@ enum MapCommand {
             data: data, givenCode: givenCode, name: name, source: folder.path, georeference: georeference
         ) {
             code, name, progress in
-            try MapBuilder.build(capturesIn: folder, code: code, name: name, progress: progress)
+            try MapBuilder.build(capturesIn: folder, code: code, name: name, useTruth: useTruth, progress: progress)
         }
     }
 

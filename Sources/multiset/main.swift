@@ -7,6 +7,8 @@ let usage = """
     commands:
       demo            what exists so far, end to end (see README)
       serve           the REST API over a data directory
+      localize        one image against a map, in process
+      eval            recall, errors and latency of a capture dataset against a map
       clients         create, list or revoke API clients
       map             build, list, info, export-mesh: maps in the data directory
       mapset create   a map set of several maps in one frame
@@ -36,6 +38,10 @@ func runMain() -> Int32 {
             return try FeatureBenchmark.run(&args)
         case ("bench", "render"):
             return try RenderBenchmark.run(&args)
+        case ("localize", _):
+            return try LocalizeCommand.localize(&args)
+        case ("eval", _):
+            return try LocalizeCommand.eval(&args)
         case ("serve", _):
             return try ServeCommand.run(&args)
         case ("clients", _):

@@ -254,4 +254,41 @@ final class TemporaryFolder {
         let set = try run("mapset", "create", "--name", "S", "--maps", "MAP_BROKEN000001", "--data", data)
         #expect(set.status == 1 && set.stderr.contains("not active"))
     }
+
+    @Test func localizeAndEvalAgainstATruthMap() throws {
+        let tmp = try TemporaryFolder()
+        let data = tmp.path("data")
+        func run(_ args: String...) throws -> MultisetProcess.Result { try MultisetProcess.run(args, in: tmp.url) }
+        let scan = try run(
+            "synth", "--venue", "room", "--frames", "36", "--interval", "2", "--seed", "4", "--trajectory", "scan",
+            "--out", tmp.path("scan"))
+        try #require(scan.status == 0, "synth failed: \(scan.stderr)")
+        let walk = try run(
+            "synth", "--venue", "room", "--frames", "6", "--interval", "3", "--seed", "4", "--trajectory", "walk",
+            "--out", tmp.path("walk"))
+        try #require(walk.status == 0, "synth failed: \(walk.stderr)")
+        let build = try run(
+            "map", "build", "--captures", tmp.path("scan"), "--use-truth", "--code", "MAP_EVALCLI00001", "--data", data)
+        try #require(build.status == 0, "build failed: \(build.stderr)")
+        let eval = try run(
+            "eval", "--map", "MAP_EVALCLI00001", "--captures", tmp.path("walk"), "--data", data, "--json",
+            tmp.path("eval.json"))
+        #expect(eval.status == 0, "\(eval.stderr)")
+        #expect(eval.stdout.contains("recall at (0.05 m, 1°)"))
+        let json =
+            try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: tmp.path("eval.json"))))
+            as? [String: Any]
+        #expect(json?["frames"] as? Int == 6)
+        #expect((json?["recall"] as? [String: Double])?["5m_10deg"] != nil)
+        let image = tmp.path("walk") + "/images/frame_000001.jpg"
+        let localize = try run(
+            "localize", "--map", "MAP_EVALCLI00001", "--image", image, "--intrinsics", "500,500,320,240", "--data",
+            data, "--json")
+        #expect(localize.status == 0 || localize.status == 1)
+        #expect(localize.stdout.contains("poseFound"))
+        #expect(try run("localize", "--map", "MAP_EVALCLI00001", "--data", data).status == 64)
+        #expect(
+            try run("eval", "--map", "MAP_EVALCLI00001", "--captures", tmp.path("walk"), "--data", data, "--every", "0")
+                .status == 64)
+    }
 }

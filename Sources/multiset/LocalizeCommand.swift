@@ -1,0 +1,169 @@
+import Foundation
+import VPSCapture
+import VPSGeometry
+import VPSImaging
+import VPSLocalizer
+import VPSMap
+import VPSServer
+
+/// `multiset localize` (one image, in process) and `multiset eval` (a capture dataset with truth
+/// against a map): the engine without the server.
+enum LocalizeCommand {
+    static let localizeUsage = """
+        usage: multiset localize --map CODE --image F.jpg --intrinsics fx,fy,cx,cy [--data DIR] [--json]
+
+        Localizes one image against a map of the data directory, in process (no server). Prints the camera
+        pose in the map frame (right-handed, ARKit camera axes), inliers and time per stage.
+        """
+
+    static let evalUsage = """
+        usage: multiset eval --map CODE --captures DIR [--data DIR] [--every N] [--json FILE]
+
+        Localizes every N-th frame of a capture dataset that carries true poses (`multiset synth`) against a
+        map built from the same venue frame and reports recall at (5 cm, 1°), (25 cm, 2°), (50 cm, 5°),
+        (5 m, 10°), median errors, the share of wrong answers (> 0.5 m or > 5°) with confidence ≥ 0.3, and
+        latency p50/p90 per stage. Truth and map must share a frame: build the map from the same captures'
+        `truth` poses or from a scan of the same session.
+        """
+
+    static func loadMap(_ code: String, _ path: String) throws -> LocalizationMap {
+        let data = try DataDirectory(path: path)
+        return try LocalizationMap(try MapFile.read(from: data.mapFile(code: code)))
+    }
+
+    static func localize(_ args: inout Arguments) throws -> Int32 {
+        if args.flag("help") {
+            print(localizeUsage)
+            return 0
+        }
+        guard let code = args.string("map"), let imagePath = args.string("image"), let k = args.string("intrinsics")
+        else {
+            throw UsageError("localize needs --map, --image and --intrinsics\n\(localizeUsage)")
+        }
+        let json = args.flag("json")
+        let path = args.string("data") ?? ".multiset"
+        try args.rejectUnknown()
+        let v = k.split(separator: ",").compactMap { Double($0.trimmingCharacters(in: .whitespaces)) }
+        guard v.count == 4, v.allSatisfy({ $0.isFinite }), v[0] > 0, v[1] > 0 else {
+            throw UsageError("--intrinsics takes fx,fy,cx,cy")
+        }
+        let image =
+            imagePath.lowercased().hasSuffix(".png")
+            ? try PNG.readGray(fromFile: imagePath) : try JPEG.readGray(fromFile: imagePath)
+        let camera = Camera(fx: v[0], fy: v[1], cx: v[2], cy: v[3], width: image.width, height: image.height)
+        let outcome = try Localizer.localize(image: image, camera: camera, map: try loadMap(code, path))
+        let timing = outcome.seconds.sorted { $0.key < $1.key }.map { ($0.key, $0.value * 1000) }
+        if let camFromMap = outcome.camFromMap {
+            let pose = CameraAxes.arkitPose(fromCV: camFromMap.rigid.inverse)
+            let p = pose.translation, q = pose.rotation
+            if json {
+                let object: [String: Any] = [
+                    "poseFound": true, "position": [p.x, p.y, p.z], "rotation": [q.x, q.y, q.z, q.w],
+                    "inliers": outcome.inliers,
+                    "matches": outcome.matches, "ms": Dictionary(uniqueKeysWithValues: timing),
+                ]
+                print(
+                    String(
+                        decoding: try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys]),
+                        as: UTF8.self))
+            } else {
+                print(
+                    String(
+                        format: "pose found: position (%.4f, %.4f, %.4f) m, rotation (%.5f, %.5f, %.5f, %.5f)", p.x,
+                        p.y, p.z, q.x, q.y, q.z, q.w))
+                print(
+                    "inliers \(outcome.inliers) of \(outcome.matches) matches; "
+                        + timing.map { String(format: "%@ %.1f ms", $0.0, $0.1) }.joined(separator: ", "))
+            }
+            return 0
+        }
+        if json {
+            print(#"{"poseFound":false,"reason":"\#(outcome.failure?.rawValue ?? "")"}"#)
+        } else {
+            print(
+                "no pose: \(outcome.failure?.rawValue ?? "unknown") (\(outcome.matches) matches, \(outcome.inliers) inliers)"
+            )
+        }
+        return 1
+    }
+
+    static func eval(_ args: inout Arguments) throws -> Int32 {
+        if args.flag("help") {
+            print(evalUsage)
+            return 0
+        }
+        guard let code = args.string("map"), let folder = args.string("captures") else {
+            throw UsageError("eval needs --map and --captures\n\(evalUsage)")
+        }
+        let every = try args.int("every", default: 1)
+        let path = args.string("data") ?? ".multiset"
+        // `--json FILE`: the parser treats --json as a switch, so FILE arrives as the next positional word.
+        let jsonPath = args.flag("json") ? args.positionals.dropFirst().first : nil
+        if args.flag("json") && jsonPath == nil { throw UsageError("--json needs a file name") }
+        try args.rejectUnknown()
+        guard every >= 1 else { throw UsageError("--every takes a positive integer") }
+        let map = try loadMap(code, path)
+        let captures = try CaptureDataset.load(from: URL(fileURLWithPath: folder))
+        var results: [(found: Bool, pos: Double, rot: Double, confidence: Double)] = []
+        var stageTimes: [String: [Double]] = [:]
+        for (k, frame) in captures.frames.enumerated() where k % every == 0 {
+            guard let truthARKit = frame.truth?.rigid ?? frame.arPose.rigid else { continue }
+            let truth = CameraPose(CameraAxes.cvPose(fromARKit: truthARKit).inverse)
+            let image = try JPEG.readGray(
+                fromFile: URL(fileURLWithPath: folder).appendingPathComponent(frame.image).path)
+            let outcome = try Localizer.localize(image: image, camera: frame.intrinsics.camera, map: map)
+            for (stage, s) in outcome.seconds { stageTimes[stage, default: []].append(s * 1000) }
+            if let pose = outcome.camFromMap {
+                let e = pose.error(to: truth)
+                results.append((true, e.positionMeters, e.rotationDegrees, 1 - exp(-Double(outcome.inliers) / 60)))
+            } else {
+                results.append((false, .infinity, .infinity, 0))
+            }
+        }
+        guard !results.isEmpty else { throw BenchError("no frames to evaluate") }
+        let n = Double(results.count)
+        let thresholds: [(Double, Double)] = [(0.05, 1), (0.25, 2), (0.5, 5), (5, 10)]
+        let recalls = thresholds.map { t in
+            Double(results.filter { $0.found && $0.pos <= t.0 && $0.rot <= t.1 }.count) / n
+        }
+        let found = results.filter(\.found)
+        let positions = found.map(\.pos).sorted(), rotations = found.map(\.rot).sorted()
+        let confident = found.filter { $0.confidence >= 0.3 }
+        let wrong = confident.filter { $0.pos > 0.5 || $0.rot > 5 }.count
+        func percentile(_ v: [Double], _ p: Double) -> Double {
+            v.isEmpty ? .nan : v.sorted()[min(v.count - 1, Int(Double(v.count) * p))]
+        }
+        print("eval of \(results.count) frames against \(code):")
+        for (t, r) in zip(thresholds, recalls) { print(String(format: "  recall at (%g m, %g°): %.3f", t.0, t.1, r)) }
+        print(
+            String(
+                format: "  median error: %.1f mm, %.3f°",
+                (positions.isEmpty ? .nan : positions[positions.count / 2]) * 1000,
+                rotations.isEmpty ? .nan : rotations[rotations.count / 2]))
+        print(
+            String(
+                format: "  wrong answers with confidence ≥ 0.3: %d of %d (%.2f %%)", wrong, confident.count,
+                confident.isEmpty ? 0 : 100 * Double(wrong) / Double(confident.count)))
+        for (stage, times) in stageTimes.sorted(by: { $0.key < $1.key }) {
+            print(
+                String(format: "  %@: p50 %.1f ms, p90 %.1f ms", stage, percentile(times, 0.5), percentile(times, 0.9)))
+        }
+        if let jsonPath {
+            let object: [String: Any] = [
+                "frames": results.count,
+                "recall": Dictionary(
+                    uniqueKeysWithValues: zip(["5cm_1deg", "25cm_2deg", "50cm_5deg", "5m_10deg"], recalls)),
+                "median_position_m": positions.isEmpty ? -1 : positions[positions.count / 2],
+                "median_rotation_deg": rotations.isEmpty ? -1 : rotations[rotations.count / 2],
+                "wrong_confident_share": confident.isEmpty ? 0 : Double(wrong) / Double(confident.count),
+                "latency_ms": Dictionary(
+                    uniqueKeysWithValues: stageTimes.map {
+                        ($0.key, ["p50": percentile($0.value, 0.5), "p90": percentile($0.value, 0.9)])
+                    }),
+            ]
+            try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .prettyPrinted]).write(
+                to: URL(fileURLWithPath: jsonPath))
+        }
+        return 0
+    }
+}

@@ -97,6 +97,44 @@ import FoundationNetworking
         #expect(abs(l.x + p.x) < 1e-9 && abs(l.y - p.y) < 1e-9 && abs(l.z - p.z) < 1e-9)
         #expect(abs(lq.x - q.z) < 1e-9 && abs(lq.y - q.w) < 1e-9 && abs(lq.z - q.x) < 1e-9 && abs(lq.w - q.y) < 1e-9)
         #expect(rh.mapCodes == [code] && (rh.confidence ?? 0) >= 0.2)
+        // 3. A multi-image query: four frames of an AR session (its own world frame) with their tracking poses.
+        var session = ARSessionSimulator(
+            venue: venue, trajectory: Trajectory.generate(.walk, in: venue, duration: 20, seed: 6),
+            configuration: .ideal(camera: Self.camera, frameInterval: 0.4), seed: 6)
+        var parts: [MultipartPart] = [
+            .field("mapCode", code), .field("fx", "480"), .field("fy", "480"), .field("px", "320"), .field("py", "240"),
+            .field("width", "640"), .field("height", "480"), .field("isRightHanded", "true"),
+        ]
+        var firstTruth = Rigid3.identity
+        for k in 1...4 {
+            guard let frame = session.next() else { break }
+            if k == 1 { firstTruth = frame.trueWorldFromCamera }
+            let p = frame.arWorldFromCamera.translation, q = frame.arWorldFromCamera.rotation
+            parts.append(
+                MultipartPart(
+                    name: "image\(k)", filename: "i\(k).jpg", data: try JPEG.encode(frame.image!, quality: 90)))
+            parts.append(
+                .field(
+                    "image\(k)_data",
+                    #"{"x":\#(p.x),"y":\#(p.y),"z":\#(p.z),"qx":\#(q.x),"qy":\#(q.y),"qz":\#(q.z),"qw":\#(q.w)}"#))
+        }
+        var multi = URLRequest(url: URL(string: "\(base)/vps/map/multi-image-query")!)
+        multi.httpMethod = "POST"
+        multi.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization")
+        multi.setValue(Multipart.contentType(boundary: "e2eMulti"), forHTTPHeaderField: "Content-Type")
+        multi.httpBody = Data(Multipart.encode(parts, boundary: "e2eMulti"))
+        let (multiBody, _) = try await URLSession.shared.data(for: multi)
+        let m = try JSONDecoder().decode(MultiFrameQueryResponse.self, from: multiBody)
+        #expect(m.poseFound)
+        if let est = m.estimatedPose {
+            let answeredMulti = Rigid3(
+                rotation: Quaternion(x: est.rotation.x, y: est.rotation.y, z: est.rotation.z, w: est.rotation.w),
+                translation: Vec3(est.position.x, est.position.y, est.position.z))
+            let em = answeredMulti.error(to: firstTruth)
+            print("end to end, 4 frames: within \(em.translation * 1000) mm, \(degrees(em.rotation))°")
+            #expect(em.translation < 0.05 && degrees(em.rotation) < 1)
+        }
+
         // The engine's stages reach /metrics.
         let (text, _) = try await URLSession.shared.data(from: URL(string: "http://127.0.0.1:\(server.port)/metrics")!)
         let exposition = String(decoding: text, as: UTF8.self)

@@ -1,4 +1,5 @@
 import Dispatch
+import Foundation
 import VPSFeatures
 import VPSGeometry
 import VPSImaging
@@ -36,7 +37,12 @@ public struct LocalizationOutcome: Sendable {
     public var features = 0
     public var matches = 0
     public var inliers = 0
-    /// Seconds per stage (`extract`, `match`, `pose`).
+    /// Inliers of the best pose over those of the best distinct competitor (≥ 2 m or ≥ 20° away),
+    /// floored at 10 and capped at 99 (SPEC §18.3); near 1 when two places explain the image equally.
+    public var inlierMargin: Double?
+    /// Confidence in [0, 1]: inlier evidence discounted by ambiguity (see `Localizer.confidence`).
+    public var confidence = 0.0
+    /// Seconds per stage (`extract`, `match`, `pose`, `margin`).
     public var seconds: [String: Double] = [:]
     /// RANSAC statistics.
     public var ransac = RansacStats()
@@ -70,7 +76,8 @@ public enum Localizer {
             out.failure = .noRetrievalMatch
             return out
         }
-        let matches = map.nearest(queries).matches(ratio: options.ratio)
+        let neighbors = map.nearest(queries)
+        let matches = neighbors.matches(ratio: options.ratio)
         out.matches = matches.count
         lap("match")
         guard matches.count >= max(6, options.minInliers) else {
@@ -91,6 +98,65 @@ public enum Localizer {
             return out
         }
         out.camFromMap = pose
+        // The best distinct competitor among the correspondences the winner did not explain.
+        // Competitors are searched among both nearest map points of every query feature, without the
+        // ratio test: in a place with a twin (a repeated room), the twin's points are exactly the
+        // second neighbours the ratio test discards.
+        var candidatePixels: [Vec2] = []
+        var candidatePoints: [Vec3] = []
+        let t2 = pow(options.pose.maxReprojectionError, 2)
+        for q in 0..<neighbors.queryCount {
+            let kp = features.keypoints[q]
+            let px = Vec2(Double(kp.x), Double(kp.y))
+            for m in neighbors[q] where m.distance <= 80 {
+                let x = map.data.positions[Int(m.train)]
+                if let proj = camera.project(pose.transform(x)), (proj - px).squaredNorm < t2 { continue }
+                candidatePixels.append(px)
+                candidatePoints.append(x)
+            }
+        }
+        let competitor = bestCompetitor(
+            of: pose, pixels: candidatePixels, points: candidatePoints,
+            inliers: [Bool](repeating: false, count: candidatePixels.count),
+            camera: camera, gravity: gravityInCamera, options: options)
+        out.inlierMargin = min(99, Double(result.inlierCount) / Double(max(10, competitor)))
+        out.confidence = confidence(inliers: result.inlierCount, margin: out.inlierMargin!)
+        lap("margin")
         return out
+    }
+
+    /// Confidence from inlier evidence and ambiguity: `(1 − e^(−inliers/60)) · clamp((margin − 1.5) / 2.5, 0, 1)`.
+    ///
+    /// Interim, uncalibrated shape: an unambiguous answer (margin ≥ 4) with 150 inliers scores about
+    /// 0.9; two places that explain the image about equally (margin below 2.25) stay below 0.3
+    /// whatever the inliers.
+    public static func confidence(inliers: Int, margin: Double) -> Double {
+        let evidence: Double = 1 - exp(-Double(inliers) / 60)
+        let distinctness: Double = min(1, max(0, (margin - 1.5) / 2.5))
+        return evidence * distinctness
+    }
+
+    /// Inliers of the strongest pose at least 2 m or 20° from `best`, found by LO-RANSAC on the
+    /// correspondences `best` does not explain (twice, dropping a near-duplicate of `best`).
+    static func bestCompetitor(
+        of best: CameraPose, pixels: [Vec2], points: [Vec3], inliers: [Bool], camera: Camera, gravity: Vec3?,
+        options: LocalizerOptions
+    ) -> Int {
+        var remaining = (0..<pixels.count).filter { !inliers[$0] }
+        for round in 0..<2 {
+            guard remaining.count >= 10 else { return 0 }
+            var poseOptions = options.pose
+            poseOptions.minInliers = 6
+            poseOptions.ransac.seed = options.pose.ransac.seed &+ UInt64(round + 1)
+            let result = estimateAbsolutePose(
+                pixels: remaining.map { pixels[$0] }, points: remaining.map { points[$0] }, camera: camera,
+                gravityInCamera: gravity,
+                options: poseOptions)
+            guard let pose = result.camFromWorld else { return 0 }
+            let e = pose.error(to: best)
+            if e.positionMeters >= 2 || e.rotationDegrees >= 20 { return result.inlierCount }
+            remaining = zip(remaining, result.inliers).filter { !$0.1 }.map(\.0)
+        }
+        return 0
     }
 }

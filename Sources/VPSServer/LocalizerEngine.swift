@@ -85,8 +85,6 @@ public final class LocalizerEngine: QueryEngine {
         return rightHanded ? arkit : Handedness.convertCameraPose(arkit)
     }
 
-    static func confidence(_ inliers: Int) -> Double { 1 - exp(-Double(inliers) / 60) }
-
     public func singleFrame(
         _ q: SingleFrameQueryRequest, target: QueryTarget
     ) throws(APIError) -> SingleFrameQueryResponse {
@@ -111,13 +109,20 @@ public final class LocalizerEngine: QueryEngine {
             return SingleFrameQueryResponse(
                 poseFound: false, responseTime: ms, message: "Pose not found", reason: "TOO_FEW_INLIERS")
         }
+        // SPEC §18.2: a pose is answered only with confidence ≥ 0.2 (an ambiguous place, such as a
+        // repeated room, stays below it).
+        guard outcome.confidence >= 0.2 else {
+            return SingleFrameQueryResponse(
+                poseFound: false, responseTime: ms, message: "Pose not found", reason: "LOW_CONFIDENCE")
+        }
         // Into the map set's frame (right-handed), then the API's convention.
         let camFromSet = CameraPose(camFromMap.rigid * setFromMap.inverse)
         let pose = Self.apiPose(camFromMap: camFromSet, rightHanded: q.common.isRightHanded)
-        let c = Self.confidence(outcome.inliers)
+        let c = outcome.confidence
         return SingleFrameQueryResponse(
             poseFound: true, position: Vector3JSON(pose.translation), rotation: QuaternionJSON(pose.rotation),
-            confidence: c, mapIds: [record.id], mapCodes: [record.code], responseTime: ms, numMatches: [outcome.inliers]
+            confidence: c, inlierMargin: outcome.inlierMargin, mapIds: [record.id], mapCodes: [record.code],
+            responseTime: ms, numMatches: [outcome.inliers]
         )
     }
 
@@ -156,7 +161,7 @@ public final class LocalizerEngine: QueryEngine {
             camFromRig.append(CameraPose(CameraAxes.cvPose(fromARKit: worldFromCam).inverse))
             images.append(image)
         }
-        var best: (inliers: Int, rigFromSet: CameraPose, record: MapRecord)?
+        var best: (inliers: Int, rigFromSet: CameraPose, record: MapRecord, margin: Double)?
         for (record, setFromMap) in records {
             let prepared = try map(record)
             var pixels: [Vec2] = [], points: [Vec3] = [], indices: [Int] = []
@@ -178,7 +183,25 @@ public final class LocalizerEngine: QueryEngine {
             if let pose = result.camFromWorld, result.inlierCount >= options.minInliers,
                 result.inlierCount > (best?.inliers ?? 0)
             {
-                best = (result.inlierCount, pose, record)
+                // The best distinct competitor among the unexplained correspondences (SPEC §18.3).
+                let rest = (0..<pixels.count).filter { !result.inliers[$0] }
+                var competitor = 0
+                if rest.count >= 10 {
+                    var o = options.pose
+                    o.minInliers = 6
+                    let other = estimateGeneralizedAbsolutePose(
+                        RigObservations(
+                            cameras: cameras, camFromRig: camFromRig, pixels: rest.map { pixels[$0] },
+                            cameraIndices: rest.map { indices[$0] }),
+                        points: rest.map { points[$0] }, options: o)
+                    if let c = other.camFromWorld {
+                        let e = c.error(to: pose)
+                        if e.positionMeters >= 2 || e.rotationDegrees >= 20 { competitor = other.inlierCount }
+                    }
+                }
+                best = (
+                    result.inlierCount, pose, record, min(99, Double(result.inlierCount) / Double(max(10, competitor)))
+                )
             }
         }
         let ms = Int(Double(DispatchTime.now().uptimeNanoseconds - started) / 1e6)
@@ -186,7 +209,7 @@ public final class LocalizerEngine: QueryEngine {
         let trackingPose = PoseJSON(
             position: Vector3JSON(x: tracking.x, y: tracking.y, z: tracking.z),
             rotation: QuaternionJSON(x: tracking.qx, y: tracking.qy, z: tracking.qz, w: tracking.qw))
-        guard let best else {
+        guard let best, Localizer.confidence(inliers: best.inliers, margin: best.margin) >= 0.2 else {
             return MultiFrameQueryResponse(
                 poseFound: false, trackingPose: trackingPose, responseTime: ms, message: "Pose not found")
         }
@@ -196,7 +219,8 @@ public final class LocalizerEngine: QueryEngine {
         return MultiFrameQueryResponse(
             poseFound: true,
             estimatedPose: PoseJSON(pose),
-            trackingPose: trackingPose, confidence: Self.confidence(best.inliers), mapIds: [best.record.id],
+            trackingPose: trackingPose, confidence: Localizer.confidence(inliers: best.inliers, margin: best.margin),
+            inlierMargin: best.margin, mapIds: [best.record.id],
             mapCodes: [best.record.code], responseTime: ms, numMatches: best.inliers)
     }
 
@@ -218,6 +242,6 @@ public final class LocalizerEngine: QueryEngine {
         let pose = Self.apiPose(camFromMap: camFromObject, rightHanded: q.isRightHanded)
         return ObjectQueryResponse(
             poseFound: true, position: Vector3JSON(pose.translation), rotation: QuaternionJSON(pose.rotation),
-            confidence: Self.confidence(outcome.inliers), objectCodes: [record.code], responseTime: ms)
+            confidence: outcome.confidence, objectCodes: [record.code], responseTime: ms)
     }
 }

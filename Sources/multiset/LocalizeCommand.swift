@@ -115,7 +115,7 @@ enum LocalizeCommand {
             for (stage, s) in outcome.seconds { stageTimes[stage, default: []].append(s * 1000) }
             if let pose = outcome.camFromMap {
                 let e = pose.error(to: truth)
-                results.append((true, e.positionMeters, e.rotationDegrees, 1 - exp(-Double(outcome.inliers) / 60)))
+                results.append((true, e.positionMeters, e.rotationDegrees, outcome.confidence))
             } else {
                 results.append((false, .infinity, .infinity, 0))
             }

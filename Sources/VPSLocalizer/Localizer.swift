@@ -145,8 +145,11 @@ public enum Localizer {
         var remaining = (0..<pixels.count).filter { !inliers[$0] }
         for round in 0..<2 {
             guard remaining.count >= 10 else { return 0 }
+            // An estimate of the competitor's support is enough: light refinement. The search itself is not
+            // capped: with 1,000 or 10,000 iterations the twin of a repeated room was missed more often.
             var poseOptions = options.pose
             poseOptions.minInliers = 6
+            poseOptions.refinementIterations = 5
             poseOptions.ransac.seed = options.pose.ransac.seed &+ UInt64(round + 1)
             let result = estimateAbsolutePose(
                 pixels: remaining.map { pixels[$0] }, points: remaining.map { points[$0] }, camera: camera,

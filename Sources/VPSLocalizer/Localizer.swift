@@ -11,6 +11,8 @@ public struct LocalizerOptions: Sendable {
     public var ratio: Float = 0.8
     /// Pose estimation (thresholds, RANSAC, refinement).
     public var pose = AbsolutePoseOptions()
+    /// Iteration cap of the competitor search behind `inlierMargin`.
+    public var competitorIterations = 5_000
     /// Fewer inliers than this is a failure. An interim safety floor until confidence is calibrated
     /// (on the synthetic room, answers below 50 inliers included a pose 1.3 m / 14° off).
     public var minInliers = 50
@@ -102,23 +104,41 @@ public enum Localizer {
         // Competitors are searched among both nearest map points of every query feature, without the
         // ratio test: in a place with a twin (a repeated room), the twin's points are exactly the
         // second neighbours the ratio test discards.
-        var candidatePixels: [Vec2] = []
-        var candidatePoints: [Vec3] = []
+        // Twin candidates: features the winner explains through one of their two nearest map points,
+        // paired with the other one. A repeated place explains the same features through the twin
+        // points, so its hypothesis dominates this small set and is found in few iterations.
+        var twinPixels: [Vec2] = [], twinPoints: [Vec3] = []
+        var otherPixels: [Vec2] = [], otherPoints: [Vec3] = []
         let t2 = pow(options.pose.maxReprojectionError, 2)
         for q in 0..<neighbors.queryCount {
             let kp = features.keypoints[q]
             let px = Vec2(Double(kp.x), Double(kp.y))
-            for m in neighbors[q] where m.distance <= 80 {
+            let candidates = neighbors[q].filter { $0.distance <= 80 }
+            let explained = candidates.map { m -> Bool in
+                guard let proj = camera.project(pose.transform(map.data.positions[Int(m.train)])) else { return false }
+                return (proj - px).squaredNorm < t2
+            }
+            for (m, isExplained) in zip(candidates, explained) where !isExplained {
                 let x = map.data.positions[Int(m.train)]
-                if let proj = camera.project(pose.transform(x)), (proj - px).squaredNorm < t2 { continue }
-                candidatePixels.append(px)
-                candidatePoints.append(x)
+                if explained.contains(true) {
+                    twinPixels.append(px)
+                    twinPoints.append(x)
+                } else {
+                    otherPixels.append(px)
+                    otherPoints.append(x)
+                }
             }
         }
-        let competitor = bestCompetitor(
-            of: pose, pixels: candidatePixels, points: candidatePoints,
-            inliers: [Bool](repeating: false, count: candidatePixels.count),
-            camera: camera, gravity: gravityInCamera, options: options)
+        let competitor = max(
+            bestCompetitor(
+                of: pose, pixels: twinPixels, points: twinPoints,
+                inliers: [Bool](repeating: false, count: twinPixels.count),
+                camera: camera, gravity: gravityInCamera, options: options),
+            bestCompetitor(
+                of: pose, pixels: twinPixels + otherPixels, points: twinPoints + otherPoints,
+                inliers: [Bool](repeating: false, count: twinPixels.count + otherPixels.count), camera: camera,
+                gravity: gravityInCamera,
+                options: options))
         out.inlierMargin = min(99, Double(result.inlierCount) / Double(max(10, competitor)))
         out.confidence = confidence(inliers: result.inlierCount, margin: out.inlierMargin!)
         lap("margin")
@@ -145,10 +165,12 @@ public enum Localizer {
         var remaining = (0..<pixels.count).filter { !inliers[$0] }
         for round in 0..<2 {
             guard remaining.count >= 10 else { return 0 }
-            // An estimate of the competitor's support is enough: light refinement. The search itself is not
-            // capped: with 1,000 or 10,000 iterations the twin of a repeated room was missed more often.
+            // An estimate of the competitor's support is enough: a bounded search (uncapped, a query with no
+            // real competitor costs up to 100k iterations, ~75 ms) and light refinement. A twin place has a
+            // support comparable to the winner's and is found early; weak competitors may be missed.
             var poseOptions = options.pose
             poseOptions.minInliers = 6
+            poseOptions.ransac.maxIterations = options.competitorIterations
             poseOptions.refinementIterations = 5
             poseOptions.ransac.seed = options.pose.ransac.seed &+ UInt64(round + 1)
             let result = estimateAbsolutePose(

@@ -11,8 +11,8 @@ import VPSProtocol
 /// directory (shared read-only between queries), localizes, and answers in the requested
 /// handedness (SPEC §15, §17.3–17.6).
 ///
-/// Confidence is interim and uncalibrated until the localizer's calibration lands:
-/// `1 − exp(−inliers / 60)`; `inlierMargin` is not reported yet (the SDK treats a missing margin as passing).
+/// Confidence and `inlierMargin` come from `Localizer` (interim, uncalibrated confidence until the
+/// localizer's calibration lands); a pose is answered only at confidence ≥ 0.2 (SPEC §18.2).
 public final class LocalizerEngine: QueryEngine {
     let data: DataDirectory
     let options: LocalizerOptions

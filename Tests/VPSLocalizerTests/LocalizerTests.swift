@@ -105,11 +105,9 @@ import VPSTestSupport
         }
         print(
             "aliasing venue: \(answered) answers, \(confident) with confidence ≥ 0.3, \(confidentWrong) of them wrong")
-        // Measured: 19 answers, 2 confident, 1 of them wrong (the twin hypothesis was not found for that
-        // query). The competitor search keeps the great majority of ambiguous answers below 0.3; the
-        // localizer issue must bring confident wrong answers to ≤ 1 %.
+        // Measured: 19 answers, none with confidence ≥ 0.3 (the twin hypothesis is found for every query).
         #expect(answered >= 10)
         #expect(Double(answered - confident) / Double(answered) >= 0.8)
-        #expect(confidentWrong <= 1)
+        #expect(confidentWrong == 0)
     }
 }

@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import Synchronization
+import VPSFeatures
 import VPSServer
 
 /// `multiset serve`: the REST API on libmicrohttpd over a data directory.
@@ -31,6 +32,8 @@ enum ServeCommand {
         guard (60...86_400).contains(lifetime) else { throw UsageError("--token-lifetime takes 60…86400 seconds") }
         if let rate, rate == nil || rate! < 1 { throw UsageError("--rate-limit takes a positive integer") }
 
+        // Requests run in parallel on the server's threads; OpenCV's own parallel loops would only compete.
+        OpenCVRuntime.threadCount = 1
         let data = try DataDirectory(path: path)
         var config = ServerConfig(dataDirectory: data.url.path)
         config.tokenLifetime = lifetime

@@ -101,14 +101,7 @@ import FoundationNetworking
         let root = FileManager.default.temporaryDirectory.appendingPathComponent("kill-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: root) }
         let caps = root.appendingPathComponent("caps")
-        let synth = Process()
-        synth.executableURL = binary
-        synth.arguments = [
-            "synth", "--venue", "room", "--frames", "60", "--seed", "2", "--trajectory", "scan", "--out", caps.path,
-        ]
-        synth.standardOutput = FileHandle.nullDevice
-        try synth.run()
-        synth.waitUntilExit()
+        try synthesizeScan(binary, seed: 2, into: caps)
         let dataPath = root.appendingPathComponent("data").path
         let build = Process()
         build.executableURL = binary
@@ -155,14 +148,7 @@ import FoundationNetworking
         let root = FileManager.default.temporaryDirectory.appendingPathComponent("kill-upload-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: root) }
         let caps = root.appendingPathComponent("caps")
-        let synth = Process()
-        synth.executableURL = binary
-        synth.arguments = [
-            "synth", "--venue", "room", "--frames", "60", "--seed", "4", "--trajectory", "scan", "--out", caps.path,
-        ]
-        synth.standardOutput = FileHandle.nullDevice
-        try synth.run()
-        synth.waitUntilExit()
+        try synthesizeScan(binary, seed: 4, into: caps)
         let dataPath = root.appendingPathComponent("data").path
         let hasher = SecretHasher(iterations: 1000)
         let (id, secret) = try DataDirectory(path: dataPath).createClient(name: "k", hasher: hasher)
@@ -231,4 +217,16 @@ func startServe(_ binary: URL, data: String) throws -> (process: Process, url: S
         text += String(decoding: chunk, as: UTF8.self)
     }
     return (process, text.split(separator: " ").first { $0.hasPrefix("http://") }.map(String.init) ?? "")
+}
+
+/// Writes a 60-frame synthetic room scan with `multiset synth`.
+func synthesizeScan(_ binary: URL, seed: Int, into folder: URL) throws {
+    let synth = Process()
+    synth.executableURL = binary
+    synth.arguments = [
+        "synth", "--venue", "room", "--frames", "60", "--seed", "\(seed)", "--trajectory", "scan", "--out", folder.path,
+    ]
+    synth.standardOutput = FileHandle.nullDevice
+    try synth.run()
+    synth.waitUntilExit()
 }

@@ -164,8 +164,16 @@ public enum MapFile {
         return try decode([UInt8](data))
     }
 
-    /// Durable atomic replacement of `url` by `bytes`.
-    static func writeAtomically(_ bytes: [UInt8], to url: URL) throws(MapFileError) {
+    /// Writes the map file and the GLB clients download (the map's stored mesh, else its coloured
+    /// point cloud), each atomically.
+    public static func write(_ map: MapData, to mapURL: URL, meshTo meshURL: URL) throws(MapFileError) {
+        try write(map, to: mapURL)
+        try writeAtomically(map.mesh ?? GLB.pointCloud(positions: map.positions, colors: map.colors), to: meshURL)
+    }
+
+    /// Durable atomic replacement of `url` by `bytes`: a temporary file in the same folder, fsync,
+    /// rename, fsync of the folder. Temporaries are named `.NAME.tmp-…` (`DataDirectory` clears them).
+    public static func writeAtomically(_ bytes: [UInt8], to url: URL) throws(MapFileError) {
         let folder = url.deletingLastPathComponent()
         let temp = folder.appendingPathComponent(
             ".\(url.lastPathComponent).tmp-\(getpid())-\(UInt32.random(in: 0...UInt32.max))")

@@ -60,7 +60,9 @@ extension VPSService {
             map.name = name
             do {
                 try store.createMap(record)
-                try Self.store(map, code: code, in: maps)
+                try MapFile.write(
+                    map, to: maps.appendingPathComponent("\(code).vpsmap"),
+                    meshTo: maps.appendingPathComponent("\(code).glb"))
                 record.status = .active
                 record.file = "maps/\(code).vpsmap"
                 record.bytes = bytes.count
@@ -105,7 +107,9 @@ extension VPSService {
             var r = queued
             do {
                 let (map, _) = try MapBuilder.build(capturesIn: staging, code: code, name: name)
-                try Self.store(map, code: code, in: maps)
+                try MapFile.write(
+                    map, to: maps.appendingPathComponent("\(code).vpsmap"),
+                    meshTo: maps.appendingPathComponent("\(code).glb"))
                 r.status = .active
                 r.file = "maps/\(code).vpsmap"
                 r.bytes =
@@ -120,18 +124,6 @@ extension VPSService {
             try? FileManager.default.removeItem(at: staging)
         }
         return .json(details(record), status: 202)
-    }
-
-    /// Writes the map file and its GLB (stored mesh, else the point cloud), each atomically.
-    static func store(_ map: MapData, code: String, in maps: URL) throws {
-        try MapFile.write(map, to: maps.appendingPathComponent("\(code).vpsmap"))
-        let glb = map.mesh ?? GLB.pointCloud(positions: map.positions, colors: map.colors)
-        let temp = maps.appendingPathComponent(".\(code).glb.tmp-\(getpid())-\(UInt32.random(in: 0...UInt32.max))")
-        try Data(glb).write(to: temp)
-        guard rename(temp.path, maps.appendingPathComponent("\(code).glb").path) == 0 else {
-            try? FileManager.default.removeItem(at: temp)
-            throw APIError(.internalError, "cannot store the mesh")
-        }
     }
 
     /// Relative, no `..`, no leading `/`, only `[A-Za-z0-9._/-]`.

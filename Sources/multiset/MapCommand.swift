@@ -157,9 +157,7 @@ enum MapCommand {
                 })
             map.georeference = georeference
             let mapURL = data.mapFile(code: code)
-            try MapFile.write(map, to: mapURL)
-            try writeAtomically(
-                GLB.pointCloud(positions: map.positions, colors: map.colors), to: data.meshFile(code: code))
+            try MapFile.write(map, to: mapURL, meshTo: data.meshFile(code: code))
             record.status = .active
             record.file = "maps/\(mapURL.lastPathComponent)"
             record.bytes = fileSize(mapURL) ?? 0
@@ -437,38 +435,12 @@ enum MapCommand {
             bytes = PLY.encode(positions: map.positions, colors: map.colors)
             what = "point cloud, \(map.pointCount) points"
         }
-        try writeAtomically(bytes, to: outURL)
+        try MapFile.writeAtomically(bytes, to: outURL)
         print("wrote \(outURL.path) (\(what), \(bytes.count) bytes)")
         return 0
     }
 
     // MARK: helpers
-
-    /// Replaces `url` by `bytes` atomically: a temporary file in the same folder (named so that
-    /// `DataDirectory` removes leftovers), fsync, rename.
-    static func writeAtomically(_ bytes: [UInt8], to url: URL) throws {
-        let folder = url.deletingLastPathComponent()
-        let temp = folder.appendingPathComponent(
-            ".\(url.lastPathComponent).tmp-\(getpid())-\(UInt32.random(in: 0...UInt32.max))")
-        do {
-            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-            guard FileManager.default.createFile(atPath: temp.path, contents: nil) else {
-                throw CommandFailure("cannot create \(temp.path)")
-            }
-            let handle = try FileHandle(forWritingTo: temp)
-            defer { try? handle.close() }
-            try handle.write(contentsOf: Data(bytes))
-            try handle.synchronize()
-        } catch {
-            try? FileManager.default.removeItem(at: temp)
-            throw CommandFailure("cannot write \(url.path): \(error)")
-        }
-        guard rename(temp.path, url.path) == 0 else {
-            let code = errno
-            unlink(temp.path)
-            throw CommandFailure("cannot write \(url.path): errno \(code)")
-        }
-    }
 
     static func fileSize(_ url: URL) -> Int? {
         (try? FileManager.default.attributesOfItem(atPath: url.path)[.size] as? NSNumber)?.intValue

@@ -9,6 +9,7 @@ let package = Package(
         // SDK side: pure Swift, no system libraries, usable from an app.
         .library(name: "VPSGeometry", targets: ["VPSGeometry"]),
         .library(name: "VPSProtocol", targets: ["VPSProtocol"]),
+        .library(name: "MultiSetSDK", targets: ["MultiSetSDK"]),
         // Tools.
         .executable(name: "multiset", targets: ["multiset"]),
     ],
@@ -16,6 +17,7 @@ let package = Package(
         // MARK: SDK side (pure Swift, no system libraries)
         .target(name: "VPSGeometry"),
         .target(name: "VPSProtocol", dependencies: ["VPSGeometry"]),
+        .target(name: "MultiSetSDK", dependencies: ["VPSGeometry", "VPSProtocol"]),
 
         // MARK: System libraries (headers and link flags through pkg-config)
         .systemLibrary(
@@ -68,6 +70,7 @@ let package = Package(
         .testTarget(
             name: "VPSLocalizerTests", dependencies: ["VPSLocalizer", "VPSMap", "VPSSimulation", "VPSTestSupport"]),
         .testTarget(name: "VPSProtocolTests", dependencies: ["VPSProtocol", "VPSTestSupport"]),
+        .testTarget(name: "MultiSetSDKTests", dependencies: ["MultiSetSDK", "VPSTestSupport"]),
         .testTarget(
             name: "VPSServerTests",
             dependencies: ["VPSServer", "VPSMap", "VPSSimulation", "VPSImaging", "VPSTestSupport"]),

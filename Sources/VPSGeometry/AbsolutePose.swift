@@ -54,12 +54,16 @@ public enum AbsolutePoseFailure: Error, Sendable, Equatable {
 ///   - gravityInCamera: optional direction of gravity in the camera frame; switches the minimal
 ///     solver to the two-point upright solver.
 ///   - gravityInWorld: direction of gravity in the world frame (default (0, −1, 0), Y up).
+///   - pixelSigmas: optional per-correspondence keypoint noise in pixels (e.g. the pyramid scale of
+///     the level the keypoint was found at). RANSAC's threshold scales with it and the final
+///     refinement weights residuals by 1/σ. Nil: all 1.
 ///   - options: thresholds and RANSAC options.
 /// - Returns: the pose (or the failure) with inliers and statistics.
 /// - Complexity: RANSAC's iterations × (solve + SPRT verification) plus O(iterations · inliers) refinement.
 public func estimateAbsolutePose(
     pixels: [Vec2], points: [Vec3], camera: Camera, gravityInCamera: Vec3? = nil,
-    gravityInWorld: Vec3 = Vec3(0, -1, 0), options: AbsolutePoseOptions = AbsolutePoseOptions()
+    gravityInWorld: Vec3 = Vec3(0, -1, 0), pixelSigmas: [Double]? = nil,
+    options: AbsolutePoseOptions = AbsolutePoseOptions()
 ) -> AbsolutePoseResult {
     let n = min(pixels.count, points.count)
     var failed = AbsolutePoseResult(
@@ -105,6 +109,7 @@ public func estimateAbsolutePose(
     for i in 0..<n where result.inliers[i] { inlierIndices.append(i) }
     let summary = refinePose(
         &pose, points: worldPoints, observations: observations, indices: inlierIndices,
+        inverseSigmas: pixelSigmas.map { $0.map { 1 / max($0, 1e-3) } },
         options: PoseRefinementOptions(
             loss: options.refinementLoss.scaled(by: 1 / focal), maxIterations: options.refinementIterations))
     return AbsolutePoseResult(

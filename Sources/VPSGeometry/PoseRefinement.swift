@@ -78,16 +78,20 @@ public func reprojectionResidual(
 ///   - points: world points.
 ///   - observations: normalized image coordinates (undistorted, `(x/z, y/z)`).
 ///   - indices: the subset to use, or nil for all.
+///   - inverseSigmas: per observation (indexed like `observations`), 1/σ of its measurement noise
+///     relative to the others; residuals are scaled by it before the loss (a keypoint found at a
+///     coarse pyramid level is less precise). Nil: equal weights.
 ///   - options: loss and stopping rules.
 /// - Returns: the costs and iterations.
 /// - Complexity: O(iterations · count).
 @discardableResult
 public func refinePose(
     _ pose: inout CameraPose, points: [Vec3], observations: [Vec2], indices: [Int]? = nil,
-    options: PoseRefinementOptions
+    inverseSigmas: [Double]? = nil, options: PoseRefinementOptions
 ) -> PoseRefinementSummary {
     var problem = RigReprojectionProblem(
-        points: points, observations: observations, cameraIndices: nil, camFromRig: [], indices: indices)
+        points: points, observations: observations, cameraIndices: nil, camFromRig: [], indices: indices,
+        inverseSigmas: inverseSigmas)
     return problem.refine(&pose, options: options)
 }
 
@@ -98,11 +102,12 @@ public func refinePose(
 @discardableResult
 public func refineGeneralizedPose(
     _ rigFromWorld: inout CameraPose, points: [Vec3], observations: [Vec2], cameraIndices: [Int],
-    camFromRig: [CameraPose], indices: [Int]? = nil, options: PoseRefinementOptions
+    camFromRig: [CameraPose], indices: [Int]? = nil, inverseSigmas: [Double]? = nil,
+    options: PoseRefinementOptions
 ) -> PoseRefinementSummary {
     var problem = RigReprojectionProblem(
         points: points, observations: observations, cameraIndices: cameraIndices, camFromRig: camFromRig,
-        indices: indices)
+        indices: indices, inverseSigmas: inverseSigmas)
     return problem.refine(&rigFromWorld, options: options)
 }
 
@@ -113,6 +118,8 @@ struct RigReprojectionProblem {
     let cameraIndices: [Int]?
     let camFromRig: [CameraPose]
     let indices: [Int]?
+    /// Per-observation 1/σ (σ relative to the unit the loss is scaled in); nil: all 1.
+    var inverseSigmas: [Double]? = nil
 
     var count: Int { indices?.count ?? points.count }
 
@@ -128,7 +135,8 @@ struct RigReprojectionProblem {
             if let cam = camera(i) { q = cam.transform(q) }
             guard q.z > 1e-12 else { continue }
             let dx = q.x / q.z - observations[i].x, dy = q.y / q.z - observations[i].y
-            c += loss.rho(dx * dx + dy * dy)
+            let s = inverseSigmas?[i] ?? 1
+            c += loss.rho(s * s * (dx * dx + dy * dy))
         }
         return 0.5 * c
     }
@@ -143,7 +151,8 @@ struct RigReprojectionProblem {
                 let res = reprojectionResidual(
                     rigFromWorld: pose, camFromRig: camera(i), point: points[i], observation: observations[i])
             else { continue }
-            let w = loss.weight(res.residual.squaredNorm)
+            let s2 = inverseSigmas.map { $0[i] * $0[i] } ?? 1
+            let w = loss.weight(s2 * res.residual.squaredNorm) * s2
             if w == 0 { continue }
             Self.accumulate(res.row0, w, res.residual.x, &h, &g)
             Self.accumulate(res.row1, w, res.residual.y, &h, &g)

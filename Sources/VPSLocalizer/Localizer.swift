@@ -16,6 +16,11 @@ public struct LocalizerOptions: Sendable {
     /// Fewer inliers than this is a failure. An interim safety floor until confidence is calibrated
     /// (on the synthetic room, answers below 50 inliers included a pose 1.3 m / 14° off).
     public var minInliers = 50
+    /// Weight each keypoint by its scale in the final refinement (σ = size / the finest size: the
+    /// pyramid scale of its level).
+    public var weightByScale = true
+    /// Keep the 2D–3D correspondences and inlier flags in the outcome (diagnostics, benchmarks).
+    public var keepCorrespondences = false
 
     /// Defaults.
     public init() {}
@@ -48,6 +53,9 @@ public struct LocalizationOutcome: Sendable {
     public var seconds: [String: Double] = [:]
     /// RANSAC statistics.
     public var ransac = RansacStats()
+    /// The ratio-test correspondences (query pixel, map point) and the final inlier flags, when
+    /// `LocalizerOptions.keepCorrespondences` is set.
+    public var correspondences: (pixels: [Vec2], points: [Vec3], inliers: [Bool])?
 }
 
 /// Single-frame localization against a prepared map: extract → 2D–3D matching (ratio test over
@@ -90,10 +98,14 @@ public enum Localizer {
             Vec2(Double(features.keypoints[Int($0.query)].x), Double(features.keypoints[Int($0.query)].y))
         }
         let points = matches.map { map.data.positions[Int($0.train)] }
+        let finest = features.keypoints.lazy.map(\.size).min() ?? 1
+        let sigmas = matches.map { max(1, Double(features.keypoints[Int($0.query)].size / max(finest, 1e-3))) }
         let result = estimateAbsolutePose(
-            pixels: pixels, points: points, camera: camera, gravityInCamera: gravityInCamera, options: options.pose)
+            pixels: pixels, points: points, camera: camera, gravityInCamera: gravityInCamera,
+            pixelSigmas: options.weightByScale ? sigmas : nil, options: options.pose)
         out.ransac = result.ransac
         out.inliers = result.inlierCount
+        if options.keepCorrespondences { out.correspondences = (pixels, points, result.inliers) }
         lap("pose")
         guard let pose = result.camFromWorld, result.inlierCount >= options.minInliers else {
             out.failure = .tooFewInliers

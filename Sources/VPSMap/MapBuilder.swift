@@ -44,6 +44,9 @@ public struct MapBuildOptions: Sendable {
     /// Standard deviation of a keypoint at the finest scale, pixels (FAST corners sit on whole
     /// pixels); coarser pyramid levels scale it by the keypoint's size.
     public var keypointSigma = 0.5
+    /// Re-triangulate each point's inlier views weighted by their keypoint scales (a fine-level
+    /// keypoint is several times more precise than one found at a coarse pyramid level).
+    public var weightedTriangulation = true
     /// Points whose predicted position uncertainty (largest standard deviation from the
     /// observation geometry) exceeds this are dropped, metres.
     public var maxPointSigma = 0.02
@@ -267,12 +270,15 @@ public enum MapBuilder {
                 }
                 nodes.remove(at: worst)
             }
-            guard let x = point, nodes.count >= 2 else { continue }
+            guard let unweighted = point, nodes.count >= 2 else { continue }
             let obs = nodes.map {
                 TriangulationObservation(
                     camFromWorld: frames[$0.image].camFromMap, normalized: normalized[$0.image][$0.keypoint],
                     sigma: sigma($0))
             }
+            // The inlier views agree; the final estimate weights each by its keypoint's scale.
+            let x =
+                options.weightedTriangulation ? (triangulatePoint(obs, refineIterations: 10) ?? unweighted) : unweighted
             guard let cov = triangulationCovariance(x, obs),
                 SymmetricEigen3(cov).values.x.squareRoot() <= options.maxPointSigma
             else {

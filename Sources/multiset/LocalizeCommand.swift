@@ -96,6 +96,11 @@ enum LocalizeCommand {
             throw UsageError("eval needs --map and --captures\n\(evalUsage)")
         }
         let every = try args.int("every", default: 1)
+        let verbose = args.flag("verbose")
+        var options = LocalizerOptions()
+        options.keepCorrespondences = verbose
+        if let t = args.string("threshold"), let v = Double(t) { options.pose.maxReprojectionError = v }
+        if let t = args.string("ratio"), let v = Float(t) { options.ratio = v }
         let path = args.string("data") ?? ".multiset"
         // `--json FILE`: the parser treats --json as a switch, so FILE arrives as the next positional word.
         let jsonPath = args.flag("json") ? args.positionals.dropFirst().first : nil
@@ -111,8 +116,54 @@ enum LocalizeCommand {
             let truth = CameraPose(CameraAxes.cvPose(fromARKit: truthARKit).inverse)
             let image = try JPEG.readGray(
                 fromFile: URL(fileURLWithPath: folder).appendingPathComponent(frame.image).path)
-            let outcome = try Localizer.localize(image: image, camera: frame.intrinsics.camera, map: map)
+            let outcome = try Localizer.localize(
+                image: image, camera: frame.intrinsics.camera, map: map, options: options)
             for (stage, s) in outcome.seconds { stageTimes[stage, default: []].append(s * 1000) }
+            if verbose {
+                let e = outcome.camFromMap.map { $0.error(to: truth) }
+                print(
+                    String(
+                        format:
+                            "  %@: features %d matches %d inliers %d margin %.1f confidence %.2f error %.1f mm %.3f° %@",
+                        frame.image, outcome.features, outcome.matches, outcome.inliers, outcome.inlierMargin ?? 0,
+                        outcome.confidence, (e?.positionMeters ?? .nan) * 1000, e?.rotationDegrees ?? .nan,
+                        outcome.failure?.rawValue ?? ""))
+                if let c = outcome.correspondences {
+                    var good = 0, goodInliers = 0, badInliers = 0
+                    var sum = Vec2(0, 0), norms: [Double] = []
+                    for i in c.pixels.indices {
+                        let d = frame.intrinsics.camera.project(truth.transform(c.points[i])).map { $0 - c.pixels[i] }
+                        let ok = d.map { $0.norm < 3 } ?? false
+                        if ok, let d {
+                            sum = sum + d
+                            norms.append(d.norm)
+                        }
+                        if ok { good += 1 }
+                        if c.inliers[i] { if ok { goodInliers += 1 } else { badInliers += 1 } }
+                    }
+                    print(
+                        "      truth-consistent matches \(good), inliers good \(goodInliers) bad \(badInliers)",
+                        String(
+                            format: "mean residual (%.2f, %.2f) median %.2f px", sum.x / Double(max(1, good)),
+                            sum.y / Double(max(1, good)), norms.sorted()[norms.count / 2]))
+                    let goodIdx = c.pixels.indices.filter { i in
+                        frame.intrinsics.camera.project(truth.transform(c.points[i])).map {
+                            ($0 - c.pixels[i]).norm < 3
+                        }
+                            ?? false
+                    }
+                    let r = estimateAbsolutePose(
+                        pixels: goodIdx.map { c.pixels[$0] }, points: goodIdx.map { c.points[$0] },
+                        camera: frame.intrinsics.camera)
+                    if let p = r.camFromWorld {
+                        let e = p.error(to: truth)
+                        print(
+                            String(
+                                format: "      good-only pose: %.1f mm %.3f°", e.positionMeters * 1000,
+                                e.rotationDegrees))
+                    }
+                }
+            }
             if let pose = outcome.camFromMap {
                 let e = pose.error(to: truth)
                 results.append((true, e.positionMeters, e.rotationDegrees, outcome.confidence))

@@ -36,7 +36,9 @@ let package = Package(
 
         // MARK: Engine (Linux)
         .target(name: "VPSImaging", dependencies: ["CTurboJPEG", "CPNG", "CPNGShim"]),
-        .target(name: "VPSFeatures", dependencies: ["VPSImaging", "CVBridge"]),
+        // Hamming kernels with run-time CPU dispatch (AVX-512 VPOPCNTDQ / POPCNT / portable).
+        .target(name: "CHammingKernels"),
+        .target(name: "VPSFeatures", dependencies: ["VPSImaging", "CVBridge", "CHammingKernels"]),
         .target(name: "VPSCapture", dependencies: ["VPSGeometry"]),
         .target(name: "VPSSimulation", dependencies: ["VPSGeometry", "VPSImaging", "VPSCapture"]),
         .target(name: "VPSMap", dependencies: ["VPSGeometry", "VPSImaging", "VPSFeatures", "VPSCapture", "CZlib"]),

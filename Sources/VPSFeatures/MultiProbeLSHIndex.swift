@@ -278,6 +278,13 @@ public struct MultiProbeLSHIndex: BinaryDescriptorIndex {
     /// - Complexity: O(queries × (probesPerQuery + candidates)); about
     ///   `probesPerQuery × count / 2^keyBits` candidates per query on well-spread data.
     public func nearest(_ queries: BinaryDescriptors, k: Int) -> NearestNeighbors {
+        nearest(queries, k: k, tables: nil)
+    }
+
+    /// `nearest(_:k:)` probing only the first `tables` tables (nil: all): a cheaper, lower-recall
+    /// search, enough when the neighbours only vote (retrieval).
+    public func nearest(_ queries: BinaryDescriptors, k: Int, tables: Int?) -> NearestNeighbors {
+        let tableCount = max(1, min(tables ?? parameters.tableCount, parameters.tableCount))
         precondition(k >= 1, "k must be at least 1")
         var result = NearestNeighbors(k: k, queryCount: queries.count)
         let n = descriptors.count
@@ -301,7 +308,7 @@ public struct MultiProbeLSHIndex: BinaryDescriptorIndex {
                                 epoch += 1
                                 selection.reset()
                                 let query = q.baseAddress! + 4 * qi
-                                for table in 0..<parameters.tableCount {
+                                for table in 0..<tableCount {
                                     let key = Self.key(query, bitPositions, table: table, keyBits: keyBits)
                                     let startBase = table * (bucketCount + 1)
                                     let memberBase = table * n

@@ -250,3 +250,22 @@ func solveSymmetric6(_ a: [Double], _ b: [Double]) -> [Double]? {
     }
     return x.allSatisfy(\.isFinite) ? x : nil
 }
+
+/// The 6×6 Gauss–Newton information matrix `Jᵀ W J` of a pose's reprojection errors, row-major,
+/// parameters ordered (rotation ω, translation t) as `refinePose` perturbs them
+/// (`R ← exp(ω) R`, `t ← t + δt`); W holds `inverseSigmas²` (all 1 when nil).
+///
+/// Its inverse times the observation variance (normalized units²) is the pose covariance to first
+/// order: how well the correspondences pin the pose down, whatever their count (points on one
+/// distant plane constrain it poorly).
+public func reprojectionInformation(
+    pose: CameraPose, points: [Vec3], observations: [Vec2], indices: [Int]? = nil, inverseSigmas: [Double]? = nil
+) -> [Double] {
+    var h = [Double](repeating: 0, count: 36)
+    var g = [Double](repeating: 0, count: 6)
+    let problem = RigReprojectionProblem(
+        points: points, observations: observations, cameraIndices: nil, camFromRig: [], indices: indices,
+        inverseSigmas: inverseSigmas)
+    problem.linearize(pose, .trivial, h: &h, g: &g)
+    return h
+}

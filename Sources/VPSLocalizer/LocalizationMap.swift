@@ -13,6 +13,11 @@ public final class LocalizationMap: Sendable {
     let descriptors: BinaryDescriptors
     /// Approximate nearest-neighbour index over `descriptors` (nil for small maps: brute force).
     let index: MultiProbeLSHIndex?
+    /// Keyframes observing each point: `pointKeyframes[pointKeyframeStart[p]..<pointKeyframeStart[p + 1]]`.
+    let pointKeyframeStart: [Int32]
+    let pointKeyframes: [Int32]
+    /// Keyframe camera centres, map frame.
+    let keyframeCenters: [Vec3]
 
     /// Errors preparing a map.
     public enum PrepareError: Error, Equatable, Sendable, CustomStringConvertible {
@@ -36,6 +41,34 @@ public final class LocalizationMap: Sendable {
         featureConfig = config
         descriptors = BinaryDescriptors(bytes: data.pointDescriptors)
         index = data.pointCount >= indexThreshold ? MultiProbeLSHIndex(descriptors) : nil
+        var counts = [Int32](repeating: 0, count: data.pointCount + 1)
+        for kf in data.keyframes {
+            for p in kf.pointIndices where p >= 0 && Int(p) < data.pointCount { counts[Int(p) + 1] += 1 }
+        }
+        for p in 0..<data.pointCount { counts[p + 1] += counts[p] }
+        var fill = counts
+        var list = [Int32](repeating: 0, count: Int(counts[data.pointCount]))
+        for (k, kf) in data.keyframes.enumerated() {
+            for p in kf.pointIndices where p >= 0 && Int(p) < data.pointCount {
+                list[Int(fill[Int(p)])] = Int32(k)
+                fill[Int(p)] += 1
+            }
+        }
+        pointKeyframeStart = counts
+        pointKeyframes = list
+        keyframeCenters = data.keyframes.map(\.camFromMap.center)
+    }
+
+    /// Approximate two nearest map points for retrieval votes: a third of the LSH tables (brute force on
+    /// small maps).
+    func nearestForVotes(_ queries: BinaryDescriptors) -> NearestNeighbors {
+        if let index { return index.nearest(queries, k: 2, tables: 4) }
+        return HammingNearestTwo.nearest(queries, in: descriptors)
+    }
+
+    /// Indices of the keyframes observing map point `p`.
+    func keyframes(observing p: Int) -> ArraySlice<Int32> {
+        pointKeyframes[Int(pointKeyframeStart[p])..<Int(pointKeyframeStart[p + 1])]
     }
 
     /// Two nearest map points per query descriptor (for the ratio test).

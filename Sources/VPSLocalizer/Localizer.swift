@@ -7,8 +7,12 @@ import VPSMap
 
 /// Options of `Localizer.localize`.
 public struct LocalizerOptions: Sendable {
-    /// Lowe's ratio for query-to-map matching.
-    public var ratio: Float = 0.8
+    /// Search depth (`queryMode`): features, retrieved keyframes and ratio test.
+    public var mode = SearchMode.vps1
+    /// Position and height priors (map frame).
+    public var hints = LocalizationHints()
+    /// Lowe's ratio for query-to-map matching; nil: the mode's.
+    public var ratio: Float?
     /// Pose estimation (thresholds, RANSAC, refinement).
     public var pose = AbsolutePoseOptions()
     /// Iteration cap of the competitor search behind `inlierMargin`.
@@ -19,6 +23,8 @@ public struct LocalizerOptions: Sendable {
     /// Weight each keypoint by its scale in the final refinement (σ = size / the finest size: the
     /// pyramid scale of its level).
     public var weightByScale = true
+    /// Refit the pose on the correspondences within 3 px × keypoint scale (see `PoseTightening`).
+    public var tighten = true
     /// Keep the 2D–3D correspondences and inlier flags in the outcome (diagnostics, benchmarks).
     public var keepCorrespondences = false
 
@@ -32,6 +38,8 @@ public enum LocalizationFailure: String, Error, Sendable {
     case noRetrievalMatch = "NO_RETRIEVAL_MATCH"
     /// The best pose had too few inliers.
     case tooFewInliers = "TOO_FEW_INLIERS"
+    /// The pose lies outside the hinted region.
+    case outsideHintRegion = "OUTSIDE_HINT_REGION"
 }
 
 /// The result of one query, with diagnostics.
@@ -53,6 +61,14 @@ public struct LocalizationOutcome: Sendable {
     public var seconds: [String: Double] = [:]
     /// RANSAC statistics.
     public var ransac = RansacStats()
+    /// First-order standard deviation of the camera centre (metres) and rotation (degrees) for
+    /// 1 px keypoint noise: how well the inliers' geometry pins the pose down.
+    public var positionSigma = Double.infinity
+    public var rotationSigmaDegrees = Double.infinity
+    /// Correspondences within the final tight (3 px × keypoint scale) threshold.
+    public var tightInliers = 0
+    /// Retrieved keyframes (map keyframe index) and their votes, best first.
+    public var retrieved: [(keyframe: Int, votes: Int)] = []
     /// The ratio-test correspondences (query pixel, map point) and the final inlier flags, when
     /// `LocalizerOptions.keepCorrespondences` is set.
     public var correspondences: (pixels: [Vec2], points: [Vec3], inliers: [Bool])?
@@ -79,17 +95,23 @@ public enum Localizer {
             out.seconds[stage] = Double(now - t) / 1e9
             t = now
         }
-        let features = try map.featureConfig.makeExtractor().extract(from: image)
+        let features = try options.mode.extractor(for: map.featureConfig).extract(from: image)
         out.features = features.count
         lap("extract")
         guard let queries = features.descriptors.binary, !queries.isEmpty else {
             out.failure = .noRetrievalMatch
             return out
         }
-        let neighbors = map.nearest(queries)
-        let matches = neighbors.matches(ratio: options.ratio)
+        let search = CandidateSearch(
+            queries: [queries], responses: [features.keypoints.map(\.response)], map: map, mode: options.mode,
+            hints: options.hints)
+        let neighbors = search.neighbors(queries)
+        out.seconds["retrieve"] = search.retrievalSeconds
+        out.retrieved = search.retrieval.keyframes.map { ($0.index, $0.votes) }
+        let matches = neighbors.matches(ratio: options.ratio ?? options.mode.ratio)
         out.matches = matches.count
         lap("match")
+        out.seconds["match"]! -= search.retrievalSeconds
         guard matches.count >= max(6, options.minInliers) else {
             out.failure = .noRetrievalMatch
             return out
@@ -107,8 +129,17 @@ public enum Localizer {
         out.inliers = result.inlierCount
         if options.keepCorrespondences { out.correspondences = (pixels, points, result.inliers) }
         lap("pose")
-        guard let pose = result.camFromWorld, result.inlierCount >= options.minInliers else {
+        guard let ransacPose = result.camFromWorld, result.inlierCount >= options.minInliers else {
             out.failure = .tooFewInliers
+            return out
+        }
+        let tight = PoseTightening(pose: ransacPose, pixels: pixels, points: points, sigmas: sigmas, camera: camera)
+        let pose = options.tighten ? tight.pose : ransacPose
+        out.positionSigma = tight.positionSigma
+        out.rotationSigmaDegrees = tight.rotationSigmaDegrees
+        out.tightInliers = tight.inlierCount
+        guard options.hints.contains(pose.center) else {
+            out.failure = .outsideHintRegion
             return out
         }
         out.camFromMap = pose
@@ -152,20 +183,36 @@ public enum Localizer {
                 gravity: gravityInCamera,
                 options: options))
         out.inlierMargin = min(99, Double(result.inlierCount) / Double(max(10, competitor)))
-        out.confidence = confidence(inliers: result.inlierCount, margin: out.inlierMargin!)
+        out.confidence = confidence(
+            inliers: result.inlierCount, margin: out.inlierMargin!, positionSigma: tight.positionSigma,
+            rotationSigmaDegrees: tight.rotationSigmaDegrees)
         lap("margin")
         return out
     }
 
-    /// Confidence from inlier evidence and ambiguity: `(1 − e^(−inliers/60)) · clamp((margin − 1.5) / 2.5, 0, 1)`.
+    /// Confidence in [0, 1]: the product of inlier evidence, distinctness and conditioning,
     ///
-    /// Interim, uncalibrated shape: an unambiguous answer (margin ≥ 4) with 150 inliers scores about
-    /// 0.9; two places that explain the image about equally (margin below 2.25) stay below 0.3
-    /// whatever the inliers.
-    public static func confidence(inliers: Int, margin: Double) -> Double {
+    ///     (1 − e^(−inliers/60)) · clamp((margin − 2) / 3, 0, 1) · 1 / (1 + (σp / 5 cm)⁴ + (σr / 0.8°)⁴)
+    ///
+    /// - evidence: 50 inliers give 0.57, 150 give 0.92;
+    /// - distinctness: two places that explain the image about equally (`inlierMargin` below 2.25)
+    ///   stay below 0.3 whatever the inliers (SPEC §18.3); through the SDK, twin-room answers were
+    ///   seen at margins up to 2.5, which this maps below 0.17;
+    /// - conditioning: σp, σr are the first-order position (metres) and rotation (degrees)
+    ///   uncertainty for 1 px keypoint noise (`PoseTightening`). Inliers crowded on one distant
+    ///   plane pin the pose down poorly; on the simulated venues every wrong answer with many
+    ///   inliers had σr > 1.5° while correct ones stayed below 0.5°.
+    ///
+    /// Calibrated on simulated venues (`multiset eval`, docs/ARCHITECTURE.md): among answers with
+    /// confidence ≥ 0.3 at most 1 % may be wrong (> 0.5 m or > 5°), at ≥ 0.2 at most 3 % (SPEC §18.2).
+    public static func confidence(
+        inliers: Int, margin: Double, positionSigma: Double = 0, rotationSigmaDegrees: Double = 0
+    ) -> Double {
         let evidence: Double = 1 - exp(-Double(inliers) / 60)
-        let distinctness: Double = min(1, max(0, (margin - 1.5) / 2.5))
-        return evidence * distinctness
+        let distinctness: Double = min(1, max(0, (margin - 2) / 3))
+        guard positionSigma.isFinite, rotationSigmaDegrees.isFinite else { return 0 }
+        let conditioning = 1 / (1 + pow(positionSigma / 0.05, 4) + pow(rotationSigmaDegrees / 0.8, 4))
+        return evidence * distinctness * conditioning
     }
 
     /// Inliers of the strongest pose at least 2 m or 20° from `best`, found by LO-RANSAC on the

@@ -85,32 +85,75 @@ public final class LocalizerEngine: QueryEngine {
         return rightHanded ? arkit : Handedness.convertCameraPose(arkit)
     }
 
+    /// Localizer options for one query: the engine's defaults with the query's mode and hints
+    /// (converted into the map's right-handed frame, SPEC §15.2, §17.3, §18.4).
+    func queryOptions(_ common: QueryCommon, map: MapData, setFromMap: Rigid3) -> LocalizerOptions {
+        var o = options
+        o.mode = common.queryMode == .vps2 ? .vps2 : .vps1
+        o.hints = Self.hints(common.hints, map: map, setFromMap: setFromMap)
+        return o
+    }
+
+    /// API hints → engine hints in the map's frame. `hintPosition` is left-handed set (or map)
+    /// coordinates; `geoHint` goes through the map's georeference and is ignored without one.
+    static func hints(_ h: QueryHints, map: MapData, setFromMap: Rigid3) -> LocalizationHints {
+        var out = LocalizationHints(radius: h.radius, horizontalOnly: h.use2DFiltering)
+        let mapFromSet = setFromMap.inverse
+        if let p = h.hintPosition, p.count == 3 {
+            out.position = mapFromSet.transform(Vec3(-p[0], p[1], p[2]))
+        } else if let g = h.geoHint, g.count == 3, let geo = map.georeference, geo.isValid {
+            out.position = geo.map(fromGeo: GeoCoordinate(latitude: g[0], longitude: g[1], altitude: g[2]))
+        }
+        if let band = h.hintFloorHeight, band.count == 2 {
+            // Heights in the set frame; maps of a set share its up axis, so only the offset moves.
+            let dy = mapFromSet.translation.y
+            out.heightBand = (min(band[0], band[1]) + dy)...(max(band[0], band[1]) + dy)
+        }
+        return out
+    }
+
+    /// The `GeoPose` of a camera given as `worldFromCamera` (ARKit axes) in a map's right-handed
+    /// frame, when the map is georeferenced.
+    static func geoPose(mapFromCamera: Rigid3, map: MapData) -> GeoPoseJSON? {
+        guard let geo = map.georeference, geo.isValid else { return nil }
+        let g = geo.geo(fromMap: mapFromCamera.translation)
+        return GeoPoseJSON(
+            pose: GeoPoseJSON.Pose(
+                position: .init(lat: g.latitude, lon: g.longitude, h: g.altitude),
+                quaternion: QuaternionJSON(geo.geoOrientation(fromMap: mapFromCamera.rotation))))
+    }
+
     public func singleFrame(
         _ q: SingleFrameQueryRequest, target: QueryTarget
     ) throws(APIError) -> SingleFrameQueryResponse {
         let started = DispatchTime.now().uptimeNanoseconds
         let (image, camera) = try Self.decode(q.image, intrinsics: q.common.intrinsics)
         let records = try Self.records(target, hints: q.common.hints.hintMapCodes)
-        var best: (LocalizationOutcome, MapRecord, Rigid3)?
+        var best: (LocalizationOutcome, MapRecord, Rigid3, LocalizationMap)?
+        var failure = LocalizationFailure.noRetrievalMatch
         for (record, setFromMap) in records {
+            let prepared = try map(record)
             let outcome: LocalizationOutcome
             do {
-                outcome = try Localizer.localize(image: image, camera: camera, map: try map(record), options: options)
+                outcome = try Localizer.localize(
+                    image: image, camera: camera, map: prepared,
+                    options: queryOptions(q.common, map: prepared.data, setFromMap: setFromMap))
             } catch {
                 throw APIError(.internalError, "feature extraction failed")
             }
             recordStages(outcome)
-            if outcome.camFromMap != nil, outcome.inliers > (best?.0.inliers ?? 0) {
-                best = (outcome, record, setFromMap)
+            if let f = outcome.failure, f != .noRetrievalMatch { failure = f }
+            if outcome.camFromMap != nil, outcome.confidence > (best?.0.confidence ?? -1) {
+                best = (outcome, record, setFromMap, prepared)
             }
         }
         let ms = Int(Double(DispatchTime.now().uptimeNanoseconds - started) / 1e6)
-        guard let (outcome, record, setFromMap) = best, let camFromMap = outcome.camFromMap else {
+        guard let (outcome, record, setFromMap, prepared) = best, let camFromMap = outcome.camFromMap else {
             return SingleFrameQueryResponse(
-                poseFound: false, responseTime: ms, message: "Pose not found", reason: "TOO_FEW_INLIERS")
+                poseFound: false, responseTime: ms, message: "Pose not found", reason: failure.rawValue)
         }
         // SPEC §18.2: a pose is answered only with confidence ≥ 0.2 (an ambiguous place, such as a
-        // repeated room, stays below it).
+        // repeated room, or a poorly conditioned pose stays below it).
         guard outcome.confidence >= 0.2 else {
             return SingleFrameQueryResponse(
                 poseFound: false, responseTime: ms, message: "Pose not found", reason: "LOW_CONFIDENCE")
@@ -118,11 +161,16 @@ public final class LocalizerEngine: QueryEngine {
         // Into the map set's frame (right-handed), then the API's convention.
         let camFromSet = CameraPose(camFromMap.rigid * setFromMap.inverse)
         let pose = Self.apiPose(camFromMap: camFromSet, rightHanded: q.common.isRightHanded)
-        let c = outcome.confidence
+        let geoPose =
+            q.common.convertToGeoCoordinates
+            ? Self.geoPose(mapFromCamera: CameraAxes.arkitPose(fromCV: camFromMap.rigid.inverse), map: prepared.data)
+            : nil
         return SingleFrameQueryResponse(
             poseFound: true, position: Vector3JSON(pose.translation), rotation: QuaternionJSON(pose.rotation),
-            confidence: c, inlierMargin: outcome.inlierMargin, mapIds: [record.id], mapCodes: [record.code],
-            responseTime: ms, numMatches: [outcome.inliers]
+            confidence: outcome.confidence, inlierMargin: outcome.inlierMargin, mapIds: [record.id],
+            mapCodes: [record.code], responseTime: ms,
+            retrievalScores: outcome.retrieved.map { Double($0.votes) / Double(max(1, outcome.features)) },
+            numMatches: [outcome.inliers], geoPose: geoPose
         )
     }
 
@@ -161,47 +209,20 @@ public final class LocalizerEngine: QueryEngine {
             camFromRig.append(CameraPose(CameraAxes.cvPose(fromARKit: worldFromCam).inverse))
             images.append(image)
         }
-        var best: (inliers: Int, rigFromSet: CameraPose, record: MapRecord, margin: Double)?
+        var best: (outcome: RigLocalizationOutcome, rigFromSet: CameraPose, record: MapRecord, map: LocalizationMap)?
         for (record, setFromMap) in records {
             let prepared = try map(record)
-            var pixels: [Vec2] = [], points: [Vec3] = [], indices: [Int] = []
-            for (k, image) in images.enumerated() {
-                guard let set = try? prepared.featureConfig.makeExtractor().extract(from: image),
-                    let d = set.descriptors.binary, !d.isEmpty
-                else { continue }
-                for m in prepared.nearest(d).matches(ratio: options.ratio) {
-                    let kp = set.keypoints[Int(m.query)]
-                    pixels.append(Vec2(Double(kp.x), Double(kp.y)))
-                    points.append(setFromMap.transform(prepared.data.positions[Int(m.train)]))
-                    indices.append(k)
-                }
+            let outcome: RigLocalizationOutcome
+            do {
+                outcome = try Localizer.localize(
+                    rig: images, cameras: cameras, camFromRig: camFromRig, map: prepared,
+                    options: queryOptions(q.common, map: prepared.data, setFromMap: setFromMap))
+            } catch {
+                throw APIError(.internalError, "feature extraction failed")
             }
-            let result = estimateGeneralizedAbsolutePose(
-                RigObservations(cameras: cameras, camFromRig: camFromRig, pixels: pixels, cameraIndices: indices),
-                points: points,
-                options: options.pose)
-            if let pose = result.camFromWorld, result.inlierCount >= options.minInliers,
-                result.inlierCount > (best?.inliers ?? 0)
-            {
-                // The best distinct competitor among the unexplained correspondences (SPEC §18.3).
-                let rest = (0..<pixels.count).filter { !result.inliers[$0] }
-                var competitor = 0
-                if rest.count >= 10 {
-                    var o = options.pose
-                    o.minInliers = 6
-                    let other = estimateGeneralizedAbsolutePose(
-                        RigObservations(
-                            cameras: cameras, camFromRig: camFromRig, pixels: rest.map { pixels[$0] },
-                            cameraIndices: rest.map { indices[$0] }),
-                        points: rest.map { points[$0] }, options: o)
-                    if let c = other.camFromWorld {
-                        let e = c.error(to: pose)
-                        if e.positionMeters >= 2 || e.rotationDegrees >= 20 { competitor = other.inlierCount }
-                    }
-                }
-                best = (
-                    result.inlierCount, pose, record, min(99, Double(result.inlierCount) / Double(max(10, competitor)))
-                )
+            for (stage, seconds) in outcome.seconds { metrics?.recordStage(stage, seconds: seconds) }
+            if let rigFromMap = outcome.rigFromMap, outcome.confidence > (best?.outcome.confidence ?? -1) {
+                best = (outcome, CameraPose(rigFromMap.rigid * setFromMap.inverse), record, prepared)
             }
         }
         let ms = Int(Double(DispatchTime.now().uptimeNanoseconds - started) / 1e6)
@@ -209,19 +230,24 @@ public final class LocalizerEngine: QueryEngine {
         let trackingPose = PoseJSON(
             position: Vector3JSON(x: tracking.x, y: tracking.y, z: tracking.z),
             rotation: QuaternionJSON(x: tracking.qx, y: tracking.qy, z: tracking.qz, w: tracking.qw))
-        guard let best, Localizer.confidence(inliers: best.inliers, margin: best.margin) >= 0.2 else {
+        guard let best, best.outcome.confidence >= 0.2 else {
             return MultiFrameQueryResponse(
                 poseFound: false, trackingPose: trackingPose, responseTime: ms, message: "Pose not found")
         }
         // image1's camera in the set frame: camFromSet = camFromRig₁ · rigFromSet.
         let camFromSet = CameraPose(camFromRig[0].rigid * best.rigFromSet.rigid)
         let pose = Self.apiPose(camFromMap: camFromSet, rightHanded: q.common.isRightHanded)
+        var geoPose: GeoPoseJSON?
+        if q.common.convertToGeoCoordinates, let rigFromMap = best.outcome.rigFromMap {
+            let camFromMap = camFromRig[0].rigid * rigFromMap.rigid
+            geoPose = Self.geoPose(mapFromCamera: CameraAxes.arkitPose(fromCV: camFromMap.inverse), map: best.map.data)
+        }
         return MultiFrameQueryResponse(
             poseFound: true,
             estimatedPose: PoseJSON(pose),
-            trackingPose: trackingPose, confidence: Localizer.confidence(inliers: best.inliers, margin: best.margin),
-            inlierMargin: best.margin, mapIds: [best.record.id],
-            mapCodes: [best.record.code], responseTime: ms, numMatches: best.inliers)
+            trackingPose: trackingPose, confidence: best.outcome.confidence,
+            inlierMargin: best.outcome.inlierMargin, mapIds: [best.record.id],
+            mapCodes: [best.record.code], responseTime: ms, numMatches: best.outcome.inliers, geoPose: geoPose)
     }
 
     public func object(_ q: ObjectQueryRequest, objects: [MapRecord]) throws(APIError) -> ObjectQueryResponse {
@@ -231,12 +257,12 @@ public final class LocalizerEngine: QueryEngine {
         for o in objects {
             guard
                 let outcome = try? Localizer.localize(image: image, camera: camera, map: try map(o), options: options),
-                outcome.camFromMap != nil, outcome.inliers > (best?.0.inliers ?? 0)
+                outcome.camFromMap != nil, outcome.confidence > (best?.0.confidence ?? -1)
             else { continue }
             best = (outcome, o)
         }
         let ms = Int(Double(DispatchTime.now().uptimeNanoseconds - started) / 1e6)
-        guard let (outcome, record) = best, let camFromObject = outcome.camFromMap else {
+        guard let (outcome, record) = best, let camFromObject = outcome.camFromMap, outcome.confidence >= 0.2 else {
             return ObjectQueryResponse(poseFound: false, responseTime: ms, message: "Pose not found")
         }
         let pose = Self.apiPose(camFromMap: camFromObject, rightHanded: q.isRightHanded)

@@ -17,13 +17,20 @@ enum LocalizeCommand {
         """
 
     static let evalUsage = """
-        usage: multiset eval --map CODE --captures DIR [--data DIR] [--every N] [--json FILE]
+        usage: multiset eval --map CODE --captures DIR [--data DIR] [--every N] [--mode vps1|vps2] [--frames N]
+                             [--verbose] [--json FILE]
 
         Localizes every N-th frame of a capture dataset that carries true poses (`multiset synth`) against a
         map built from the same venue frame and reports recall at (5 cm, 1°), (25 cm, 2°), (50 cm, 5°),
         (5 m, 10°), median errors, the share of wrong answers (> 0.5 m or > 5°) with confidence ≥ 0.3, and
-        latency p50/p90 per stage. Truth and map must share a frame: build the map from the same captures'
+        latency p50/p90 per stage. A pose counts as an answer only with confidence ≥ 0.2 (as the server
+        answers); recall and median errors are over answers. Truth and map must share a frame: build the map from the same captures'
         `truth` poses or from a scan of the same session.
+
+          --mode      vps1 (default, fast) or vps2 (deep search)
+          --frames    N ≥ 2: multi-frame queries of N consecutive frames solved jointly with their AR poses
+                      (the error is the first frame's); default 1 (single frame)
+          --verbose   one line per query (features, matches, inliers, margin, confidence, error)
         """
 
     static func loadMap(_ code: String, _ path: String) throws -> LocalizationMap {
@@ -101,12 +108,21 @@ enum LocalizeCommand {
         options.keepCorrespondences = verbose
         if let t = args.string("threshold"), let v = Double(t) { options.pose.maxReprojectionError = v }
         if let t = args.string("ratio"), let v = Float(t) { options.ratio = v }
+        if args.flag("no-tighten") { options.tighten = false }
+        if let m = args.string("mode") {
+            guard let mode = SearchMode(rawValue: m.replacingOccurrences(of: "vps", with: "vps-")) else {
+                throw UsageError("--mode takes vps1 or vps2")
+            }
+            options.mode = mode
+        }
+        let rigSize = try args.int("frames", default: 1)
         let path = args.string("data") ?? ".multiset"
         // `--json FILE`: the parser treats --json as a switch, so FILE arrives as the next positional word.
         let jsonPath = args.flag("json") ? args.positionals.dropFirst().first : nil
         if args.flag("json") && jsonPath == nil { throw UsageError("--json needs a file name") }
         try args.rejectUnknown()
         guard every >= 1 else { throw UsageError("--every takes a positive integer") }
+        guard (1...6).contains(rigSize) else { throw UsageError("--frames takes 1 to 6") }
         let map = try loadMap(code, path)
         let captures = try CaptureDataset.load(from: URL(fileURLWithPath: folder))
         var results: [(found: Bool, pos: Double, rot: Double, confidence: Double)] = []
@@ -116,6 +132,37 @@ enum LocalizeCommand {
             let truth = CameraPose(CameraAxes.cvPose(fromARKit: truthARKit).inverse)
             let image = try JPEG.readGray(
                 fromFile: URL(fileURLWithPath: folder).appendingPathComponent(frame.image).path)
+            if rigSize > 1 {
+                guard k + rigSize <= captures.frames.count else { break }
+                let group = Array(captures.frames[k..<(k + rigSize)])
+                var images = [image]
+                for f in group.dropFirst() {
+                    images.append(
+                        try JPEG.readGray(fromFile: URL(fileURLWithPath: folder).appendingPathComponent(f.image).path))
+                }
+                let camFromRig = group.map {
+                    CameraPose(CameraAxes.cvPose(fromARKit: $0.arPose.rigid ?? .identity).inverse)
+                }
+                let outcome = try Localizer.localize(
+                    rig: images, cameras: group.map(\.intrinsics.camera), camFromRig: camFromRig, map: map,
+                    options: options)
+                for (stage, s) in outcome.seconds { stageTimes[stage, default: []].append(s * 1000) }
+                if let rigFromMap = outcome.rigFromMap {
+                    let e = CameraPose(camFromRig[0].rigid * rigFromMap.rigid).error(to: truth)
+                    results.append((true, e.positionMeters, e.rotationDegrees, outcome.confidence))
+                } else {
+                    results.append((false, .infinity, .infinity, 0))
+                }
+                if verbose, let r = results.last {
+                    print(
+                        String(
+                            format: "  %@ +%d: inliers %d margin %.1f confidence %.2f error %.1f mm %.3f° %@",
+                            frame.image,
+                            rigSize - 1, outcome.inliers, outcome.inlierMargin ?? 0, outcome.confidence, r.pos * 1000,
+                            r.rot, outcome.failure?.rawValue ?? ""))
+                }
+                continue
+            }
             let outcome = try Localizer.localize(
                 image: image, camera: frame.intrinsics.camera, map: map, options: options)
             for (stage, s) in outcome.seconds { stageTimes[stage, default: []].append(s * 1000) }
@@ -124,45 +171,11 @@ enum LocalizeCommand {
                 print(
                     String(
                         format:
-                            "  %@: features %d matches %d inliers %d margin %.1f confidence %.2f error %.1f mm %.3f° %@",
-                        frame.image, outcome.features, outcome.matches, outcome.inliers, outcome.inlierMargin ?? 0,
+                            "  %@: features %d matches %d inliers %d/%d σ %.1f mm %.3f° margin %.1f confidence %.2f error %.1f mm %.3f° %@",
+                        frame.image, outcome.features, outcome.matches, outcome.inliers, outcome.tightInliers,
+                        outcome.positionSigma * 1000, outcome.rotationSigmaDegrees, outcome.inlierMargin ?? 0,
                         outcome.confidence, (e?.positionMeters ?? .nan) * 1000, e?.rotationDegrees ?? .nan,
                         outcome.failure?.rawValue ?? ""))
-                if let c = outcome.correspondences {
-                    var good = 0, goodInliers = 0, badInliers = 0
-                    var sum = Vec2(0, 0), norms: [Double] = []
-                    for i in c.pixels.indices {
-                        let d = frame.intrinsics.camera.project(truth.transform(c.points[i])).map { $0 - c.pixels[i] }
-                        let ok = d.map { $0.norm < 3 } ?? false
-                        if ok, let d {
-                            sum = sum + d
-                            norms.append(d.norm)
-                        }
-                        if ok { good += 1 }
-                        if c.inliers[i] { if ok { goodInliers += 1 } else { badInliers += 1 } }
-                    }
-                    print(
-                        "      truth-consistent matches \(good), inliers good \(goodInliers) bad \(badInliers)",
-                        String(
-                            format: "mean residual (%.2f, %.2f) median %.2f px", sum.x / Double(max(1, good)),
-                            sum.y / Double(max(1, good)), norms.sorted()[norms.count / 2]))
-                    let goodIdx = c.pixels.indices.filter { i in
-                        frame.intrinsics.camera.project(truth.transform(c.points[i])).map {
-                            ($0 - c.pixels[i]).norm < 3
-                        }
-                            ?? false
-                    }
-                    let r = estimateAbsolutePose(
-                        pixels: goodIdx.map { c.pixels[$0] }, points: goodIdx.map { c.points[$0] },
-                        camera: frame.intrinsics.camera)
-                    if let p = r.camFromWorld {
-                        let e = p.error(to: truth)
-                        print(
-                            String(
-                                format: "      good-only pose: %.1f mm %.3f°", e.positionMeters * 1000,
-                                e.rotationDegrees))
-                    }
-                }
             }
             if let pose = outcome.camFromMap {
                 let e = pose.error(to: truth)
@@ -175,12 +188,15 @@ enum LocalizeCommand {
         let n = Double(results.count)
         let thresholds: [(Double, Double)] = [(0.05, 1), (0.25, 2), (0.5, 5), (5, 10)]
         let recalls = thresholds.map { t in
-            Double(results.filter { $0.found && $0.pos <= t.0 && $0.rot <= t.1 }.count) / n
+            Double(results.filter { $0.found && $0.confidence >= 0.2 && $0.pos <= t.0 && $0.rot <= t.1 }.count) / n
         }
         let found = results.filter(\.found)
-        let positions = found.map(\.pos).sorted(), rotations = found.map(\.rot).sorted()
+        let answeredPoses = found.filter { $0.confidence >= 0.2 }
+        let positions = answeredPoses.map(\.pos).sorted(), rotations = answeredPoses.map(\.rot).sorted()
         let confident = found.filter { $0.confidence >= 0.3 }
         let wrong = confident.filter { $0.pos > 0.5 || $0.rot > 5 }.count
+        let answered = found.filter { $0.confidence >= 0.2 }
+        let wrongAnswered = answered.filter { $0.pos > 0.5 || $0.rot > 5 }.count
         func percentile(_ v: [Double], _ p: Double) -> Double {
             v.isEmpty ? .nan : v.sorted()[min(v.count - 1, Int(Double(v.count) * p))]
         }
@@ -195,6 +211,13 @@ enum LocalizeCommand {
             String(
                 format: "  wrong answers with confidence ≥ 0.3: %d of %d (%.2f %%)", wrong, confident.count,
                 confident.isEmpty ? 0 : 100 * Double(wrong) / Double(confident.count)))
+        print(
+            String(
+                format: "  wrong answers with confidence ≥ 0.2: %d of %d (%.2f %%)", wrongAnswered, answered.count,
+                answered.isEmpty ? 0 : 100 * Double(wrongAnswered) / Double(answered.count)))
+        print(
+            "  wrong poses at any confidence: \(found.filter { $0.pos > 0.5 || $0.rot > 5 }.map { String(format: "%.2f", $0.confidence) })"
+        )
         for (stage, times) in stageTimes.sorted(by: { $0.key < $1.key }) {
             print(
                 String(format: "  %@: p50 %.1f ms, p90 %.1f ms", stage, percentile(times, 0.5), percentile(times, 0.9)))
@@ -207,6 +230,8 @@ enum LocalizeCommand {
                 "median_position_m": positions.isEmpty ? -1 : positions[positions.count / 2],
                 "median_rotation_deg": rotations.isEmpty ? -1 : rotations[rotations.count / 2],
                 "wrong_confident_share": confident.isEmpty ? 0 : Double(wrong) / Double(confident.count),
+                "wrong_share_at_0.2": answered.isEmpty ? 0 : Double(wrongAnswered) / Double(answered.count),
+                "answers_at_0.3": confident.count, "answers_at_0.2": answered.count,
                 "latency_ms": Dictionary(
                     uniqueKeysWithValues: stageTimes.map {
                         ($0.key, ["p50": percentile($0.value, 0.5), "p90": percentile($0.value, 0.9)])

@@ -17,6 +17,7 @@ let usage = """
       bench mapfile   map file write and load speed
       bench features  ORB extraction, matching and the LSH index on synthetic images
       bench render    frames per second of the simulator's software renderer
+      bench localize  end-to-end query latency against a ~100k-point map (JPEG in, pose out, one core)
       synth           render a synthetic venue and write a capture dataset
 
     Run `multiset <command> --help` for a command's options.
@@ -36,6 +37,8 @@ func runMain() -> Int32 {
             return try MinimalSolverBenchmark.run(&args)
         case ("bench", "features"):
             return try FeatureBenchmark.run(&args)
+        case ("bench", "localize"):
+            return try LocalizeBenchmark.run(&args)
         case ("bench", "render"):
             return try RenderBenchmark.run(&args)
         case ("localize", _):

@@ -1,0 +1,132 @@
+// Hamming 2-nearest-neighbour kernels for 256-bit binary descriptors, dispatched at run time.
+// The package builds for the x86-64 baseline (no POPCNT), so the fast kernels are compiled with
+// per-function target attributes and chosen with __builtin_cpu_supports.
+#include "CHammingKernels.h"
+
+#if defined(__x86_64__)
+#include <immintrin.h>
+#endif
+
+static inline void keep_two(int32_t d, int32_t t, int32_t *b, int32_t *bi, int32_t *s, int32_t *si) {
+    if (d < *b) {
+        *s = *b;
+        *si = *bi;
+        *b = d;
+        *bi = t;
+    } else if (d < *s) {
+        *s = d;
+        *si = t;
+    }
+}
+
+static int popcount64_portable(uint64_t x) {
+    x = x - ((x >> 1) & 0x5555555555555555ULL);
+    x = (x & 0x3333333333333333ULL) + ((x >> 2) & 0x3333333333333333ULL);
+    x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0FULL;
+    return (int)((x * 0x0101010101010101ULL) >> 56);
+}
+
+static void nearest_two_portable(const uint64_t *q, const uint64_t *train, int32_t n, int32_t *out) {
+    int32_t b = 257, bi = -1, s = 257, si = -1;
+    for (int32_t t = 0; t < n; t++) {
+        const uint64_t *d = train + 4 * (int64_t)t;
+        int32_t dist = popcount64_portable(q[0] ^ d[0]) + popcount64_portable(q[1] ^ d[1]) +
+                       popcount64_portable(q[2] ^ d[2]) + popcount64_portable(q[3] ^ d[3]);
+        keep_two(dist, t, &b, &bi, &s, &si);
+    }
+    out[0] = bi;
+    out[1] = b;
+    out[2] = si;
+    out[3] = s;
+}
+
+#if defined(__x86_64__)
+__attribute__((target("popcnt"))) static void nearest_two_popcnt(const uint64_t *q, const uint64_t *train, int32_t n,
+                                                                 int32_t *out) {
+    int32_t b = 257, bi = -1, s = 257, si = -1;
+    const uint64_t q0 = q[0], q1 = q[1], q2 = q[2], q3 = q[3];
+    for (int32_t t = 0; t < n; t++) {
+        const uint64_t *d = train + 4 * (int64_t)t;
+        int32_t dist = (int32_t)(__builtin_popcountll(q0 ^ d[0]) + __builtin_popcountll(q1 ^ d[1]) +
+                                 __builtin_popcountll(q2 ^ d[2]) + __builtin_popcountll(q3 ^ d[3]));
+        keep_two(dist, t, &b, &bi, &s, &si);
+    }
+    out[0] = bi;
+    out[1] = b;
+    out[2] = si;
+    out[3] = s;
+}
+
+// Two train descriptors per 512-bit register: XOR with the query twice, per-lane popcount, then
+// the two 4-lane sums. Eight descriptors per iteration; the remainder goes through POPCNT.
+__attribute__((target("avx512f,avx512vpopcntdq,popcnt"))) static void
+nearest_two_avx512(const uint64_t *q, const uint64_t *train, int32_t n, int32_t *out) {
+    int32_t b = 257, bi = -1, s = 257, si = -1;
+    const __m512i qq = _mm512_set_epi64((long long)q[3], (long long)q[2], (long long)q[1], (long long)q[0],
+                                        (long long)q[3], (long long)q[2], (long long)q[1], (long long)q[0]);
+    int32_t t = 0;
+    int64_t sums[8];
+    for (; t + 8 <= n; t += 8) {
+        const uint64_t *d = train + 4 * (int64_t)t;
+        __m512i c0 = _mm512_popcnt_epi64(_mm512_xor_si512(qq, _mm512_loadu_si512((const void *)(d + 0))));
+        __m512i c1 = _mm512_popcnt_epi64(_mm512_xor_si512(qq, _mm512_loadu_si512((const void *)(d + 8))));
+        __m512i c2 = _mm512_popcnt_epi64(_mm512_xor_si512(qq, _mm512_loadu_si512((const void *)(d + 16))));
+        __m512i c3 = _mm512_popcnt_epi64(_mm512_xor_si512(qq, _mm512_loadu_si512((const void *)(d + 24))));
+        // Pairwise lane sums: within each 256-bit half, lanes 0+1 and 2+3, then the halves' totals.
+        __m512i idx_lo = _mm512_set_epi64(14, 12, 10, 8, 6, 4, 2, 0);
+        __m512i idx_hi = _mm512_set_epi64(15, 13, 11, 9, 7, 5, 3, 1);
+        __m512i p01 = _mm512_add_epi64(_mm512_permutex2var_epi64(c0, idx_lo, c1),
+                                       _mm512_permutex2var_epi64(c0, idx_hi, c1));
+        __m512i p23 = _mm512_add_epi64(_mm512_permutex2var_epi64(c2, idx_lo, c3),
+                                       _mm512_permutex2var_epi64(c2, idx_hi, c3));
+        // p01 lanes: [d0a d0b d1a d1b d2a d2b d3a d3b]; sum adjacent pairs once more.
+        __m512i r = _mm512_add_epi64(_mm512_permutex2var_epi64(p01, idx_lo, p23),
+                                     _mm512_permutex2var_epi64(p01, idx_hi, p23));
+        // Most blocks hold nothing closer than the current second best: skip them with one compare.
+        if (_mm512_cmplt_epi64_mask(r, _mm512_set1_epi64(s)) == 0) continue;
+        _mm512_storeu_si512((void *)sums, r);
+        for (int k = 0; k < 8; k++) keep_two((int32_t)sums[k], t + k, &b, &bi, &s, &si);
+    }
+    for (; t < n; t++) {
+        const uint64_t *d = train + 4 * (int64_t)t;
+        int32_t dist = (int32_t)(__builtin_popcountll(q[0] ^ d[0]) + __builtin_popcountll(q[1] ^ d[1]) +
+                                 __builtin_popcountll(q[2] ^ d[2]) + __builtin_popcountll(q[3] ^ d[3]));
+        keep_two(dist, t, &b, &bi, &s, &si);
+    }
+    out[0] = bi;
+    out[1] = b;
+    out[2] = si;
+    out[3] = s;
+}
+#endif
+
+int32_t chamming_kernel_level(void) {
+#if defined(__x86_64__)
+    __builtin_cpu_init();
+    if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512vpopcntdq")) return 2;
+    if (__builtin_cpu_supports("popcnt")) return 1;
+#endif
+    return 0;
+}
+
+void chamming_nearest_two(const uint64_t *queries, int32_t query_count, const uint64_t *train, int32_t train_count,
+                          int32_t *best_index, int32_t *best_distance, int32_t *second_index,
+                          int32_t *second_distance) {
+    int32_t level = chamming_kernel_level();
+    int32_t out[4];
+    for (int32_t i = 0; i < query_count; i++) {
+        const uint64_t *q = queries + 4 * (int64_t)i;
+#if defined(__x86_64__)
+        if (level == 2)
+            nearest_two_avx512(q, train, train_count, out);
+        else if (level == 1)
+            nearest_two_popcnt(q, train, train_count, out);
+        else
+#endif
+            nearest_two_portable(q, train, train_count, out);
+        best_index[i] = out[0];
+        best_distance[i] = out[1];
+        second_index[i] = out[2];
+        second_distance[i] = out[3];
+    }
+}

@@ -1,0 +1,27 @@
+#ifndef CHAMMING_KERNELS_H
+#define CHAMMING_KERNELS_H
+
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/// For each of `query_count` 256-bit descriptors (4 words each) in `queries`, the two nearest of
+/// the `train_count` descriptors in `train` by Hamming distance. Writes train indices (-1 when
+/// absent) and distances (257 when absent) to `best_index`/`best_distance` and
+/// `second_index`/`second_distance`. Ties keep the lower train index first.
+///
+/// Dispatches at run time to an AVX-512 VPOPCNTDQ kernel, a POPCNT kernel, or portable C.
+void chamming_nearest_two(const uint64_t *queries, int32_t query_count, const uint64_t *train, int32_t train_count,
+                          int32_t *best_index, int32_t *best_distance, int32_t *second_index,
+                          int32_t *second_distance);
+
+/// Which kernel `chamming_nearest_two` uses on this CPU: 2 = AVX-512 VPOPCNTDQ, 1 = POPCNT, 0 = portable.
+int32_t chamming_kernel_level(void);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -10,7 +10,9 @@ public enum PFM {
     /// - Returns: size, channel count (1 or 3) and `width · height · channels` values, top row first.
     /// - Throws: `ImagingError.invalidArgument` for a malformed header or short data,
     ///   `.invalidImageSize` for a zero side, `.imageTooLarge` beyond `maxSide`.
-    public static func decode(_ data: [UInt8], maxSide: Int = 16384) throws(ImagingError) -> (
+    public static func decode(
+        _ data: [UInt8], maxSide: Int = 16384
+    ) throws(ImagingError) -> (
         width: Int, height: Int, channels: Int, values: [Float]
     ) {
         guard !data.isEmpty else { throw .emptyImageData }
@@ -54,7 +56,8 @@ public enum PFM {
             for k in 0..<row {
                 let o = source + 4 * k
                 let b = (UInt32(data[o]), UInt32(data[o + 1]), UInt32(data[o + 2]), UInt32(data[o + 3]))
-                let bits = littleEndian ? b.0 | b.1 << 8 | b.2 << 16 | b.3 << 24 : b.3 | b.2 << 8 | b.1 << 16 | b.0 << 24
+                let bits =
+                    littleEndian ? b.0 | b.1 << 8 | b.2 << 16 | b.3 << 24 : b.3 | b.2 << 8 | b.1 << 16 | b.0 << 24
                 values[y * row + k] = Float(bitPattern: bits)
             }
         }
@@ -82,7 +85,9 @@ public enum PFM {
     /// Reads and decodes a PFM file (see `decode`).
     ///
     /// - Throws: `ImagingError.io` when the file cannot be read, otherwise as `decode`.
-    public static func read(fromFile path: String, maxSide: Int = 16384) throws(ImagingError) -> (
+    public static func read(
+        fromFile path: String, maxSide: Int = 16384
+    ) throws(ImagingError) -> (
         width: Int, height: Int, channels: Int, values: [Float]
     ) {
         try decode(try ImageFile.read(path), maxSide: maxSide)

@@ -42,9 +42,37 @@ import VPSTestSupport
         let distances = map.positions.map { p in
             venue.surfaces.map { Self.distance(p, to: $0) }.min()!
         }.sorted()
-        print("lifted points: \(distances.count), median \(distances[distances.count / 2] * 1000) mm, max \(distances.last! * 1000) mm")
-        #expect(distances[distances.count / 2] <= 1e-4)
-        #expect(distances[distances.count * 99 / 100] <= 1e-3)
+        print("lifted points: \(distances.count), median \(distances[distances.count / 2]) m, max \(distances.last!) m")
+        // Measured: median 1.9e-8 m, max 1.1e-7 m (float depth buffer).
+        #expect(distances[distances.count / 2] <= 1e-6)
+        #expect(distances.last! <= 1e-5)
+    }
+
+    @Test func aSecondViewObservesThePointsItShares() throws {
+        let venue = Venue.generate(.room, seed: 32, texelScale: 1.5)
+        let renderer = Renderer(venue: venue)
+        let walk = Trajectory.generate(.walk, in: venue, duration: 20, seed: 32)
+        let first = CameraPose(CameraAxes.cvPose(fromARKit: walk.worldFromCamera(at: 5)).inverse)
+        let second = Self.moved(first, by: Vec3(0.1, 0, 0))
+        let frames = [Self.view(renderer, first, name: "a"), Self.view(renderer, second, name: "b")]
+        let (single, _) = try MapBuilder.build(depthFrames: [frames[0]], code: "MAP_DEPTHTEST003", name: "a")
+        let (map, report) = try MapBuilder.build(depthFrames: frames, code: "MAP_DEPTHTEST003", name: "ab")
+        print("two views: \(report)")
+        try map.validate()
+        #expect(map.keyframes.count == 2)
+        // The first view's points come first and unchanged; the second adds its own and observes shared ones.
+        #expect(Array(map.positions.prefix(single.pointCount)) == single.positions)
+        let shared = Set(map.keyframes[1].pointIndices.filter { $0 >= 0 && Int($0) < single.pointCount })
+        #expect(shared.count >= 300)
+        #expect(report.meanTrackLength > 1.1)
+        // Every observation projects onto its keypoint.
+        for k in map.keyframes {
+            let pose = CameraPose(k.camFromMap)
+            for (i, p) in k.pointIndices.enumerated() where p >= 0 {
+                let px = k.camera.project(pose.transform(map.positions[Int(p)]))!
+                #expect((px - Vec2(Double(k.keypoints[i].x), Double(k.keypoints[i].y))).norm <= 2.01)
+            }
+        }
     }
 
     @Test func aViewTwentyCentimetresAsideLocalizesToMillimetres() throws {
@@ -53,7 +81,7 @@ import VPSTestSupport
         let walk = Trajectory.generate(.walk, in: venue, duration: 20, seed: 31)
         var positionErrors: [Double] = []
         var rotationErrors: [Double] = []
-        for t in [3.0, 9.0, 15.0] {
+        for t in stride(from: 1.0, through: 19, by: 3) {
             let left = CameraPose(CameraAxes.cvPose(fromARKit: walk.worldFromCamera(at: t)).inverse)
             let map = try LocalizationMap(
                 MapBuilder.build(
@@ -71,9 +99,15 @@ import VPSTestSupport
             positionErrors.append(e.positionMeters)
             rotationErrors.append(e.rotationDegrees)
         }
-        // Measured (three views of the seed-31 room): see docs/EVALUATION.md.
+        // Measured on these seven views: 0.23–2.99 mm (median 1.13 mm), 0.009–0.073° (median 0.025°).
+        // The map is exact (points within 1e-7 m of the surfaces); what remains is ORB's keypoint
+        // repeatability between the two renders (median residual 0.5 px at the true pose).
+        positionErrors.sort()
+        rotationErrors.sort()
+        #expect(positionErrors[positionErrors.count / 2] <= 0.002)
+        #expect(rotationErrors[rotationErrors.count / 2] <= 0.04)
         #expect(positionErrors.allSatisfy { $0 <= 0.005 })
-        #expect(rotationErrors.allSatisfy { $0 <= 0.05 })
+        #expect(rotationErrors.allSatisfy { $0 <= 0.1 })
     }
 
     @Test func keypointsOnDepthDiscontinuitiesAreNotLifted() {

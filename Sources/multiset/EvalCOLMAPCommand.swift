@@ -73,7 +73,9 @@ enum EvalCOLMAPCommand {
             object["model"] = modelPath
             object["images_in_model"] = model.images.count
             object["every"] = every
-            try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .prettyPrinted]).write(
+            try JSONSerialization.data(
+                withJSONObject: object, options: [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
+            ).write(
                 to: URL(fileURLWithPath: jsonPath))
         }
         return 0

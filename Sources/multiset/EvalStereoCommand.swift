@@ -9,13 +9,17 @@ import VPSMap
 /// view localized against it, compared with the calibration's right-from-left pose.
 enum EvalStereoCommand {
     static let usage = """
-        usage: multiset eval-stereo --left L.png --right R.png --depth D.pfm --calib C.json [--json FILE]
+        usage: multiset eval-stereo --left L.png --right R.png --depth D.pfm --calib C.json [--max-depth-spread F]
+                                [--json FILE]
 
         Builds a map from the left view and its depth (camera-frame Z in metres; a PFM file, or raw little-endian
         float32 of the calibration's size; 0, NaN or inf where unknown), localizes the right view against it in
         process and prints the position and rotation errors against the calibration's right-from-left pose,
         with matches, inliers and time per stage. `make eval-motorcycle` runs it on the Middlebury 2014
         motorcycle pair that scikit-image ships (bench/motorcycle.py writes the files and the calibration).
+
+        --max-depth-spread: largest relative depth spread of a keypoint's 3×3 neighbourhood for it to be
+        lifted into the map (default 0.03; larger keeps keypoints on depth edges).
 
         calibration JSON: {"left": {"fx", "fy", "cx", "cy", "width", "height"}, "right": {...},
           "right_from_left": {"rotation": [[3×3]], "translation": [x, y, z]}}  (metres, computer-vision
@@ -87,9 +91,12 @@ enum EvalStereoCommand {
             let depthPath = args.string("depth"), let calibPath = args.string("calib")
         else { throw UsageError("eval-stereo needs --left, --right, --depth and --calib\n\(usage)") }
         // `--json FILE`: the parser treats --json as a switch, so FILE arrives as the next positional word.
+        let spreadText = args.string("max-depth-spread")
+        let maxSpread = spreadText.map { Double($0) ?? .nan } ?? DepthMapBuildOptions().maxDepthSpread
         let jsonPath = args.flag("json") ? args.positionals.dropFirst().first : nil
         if args.flag("json") && jsonPath == nil { throw UsageError("--json needs a file name") }
         try args.rejectUnknown()
+        guard maxSpread >= 0, maxSpread.isFinite else { throw UsageError("--max-depth-spread takes a number ≥ 0") }
 
         let calibration: Calibration
         do {
@@ -111,13 +118,15 @@ enum EvalStereoCommand {
         }
 
         // The map frame is the left camera's frame.
+        var options = DepthMapBuildOptions()
+        options.maxDepthSpread = maxSpread
         let start = DispatchTime.now().uptimeNanoseconds
         let (map, _) = try MapBuilder.build(
             depthFrames: [
                 DepthMappingFrame(
                     frame: MappingFrame(name: "left", camera: leftCamera, camFromMap: .identity), image: left,
                     depth: depth)
-            ], code: "MAP_STEREOLEFT01", name: "stereo left")
+            ], code: "MAP_STEREOLEFT01", name: "stereo left", options: options)
         let prepared = try LocalizationMap(map)
         let buildSeconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
         let outcome = try Localizer.localize(image: right, camera: rightCamera, map: prepared)

@@ -9,7 +9,7 @@ BENCH_DATA   ?= bench/data
 DEB_PACKAGES ?= pkg-config zlib1g-dev libturbojpeg0-dev libpng-dev libopencv-dev libssl-dev libsqlite3-dev libmicrohttpd-dev python3-venv
 SWIFT_FLAGS  ?=
 
-.PHONY: all deps build test lint format demo bench bench-solvers bench-features bench-mapfile bench-server clean
+.PHONY: all deps build test lint format demo bench bench-solvers bench-features bench-mapfile bench-server eval-motorcycle clean
 
 all: build
 
@@ -93,6 +93,17 @@ bench-server: deps
 	@command -v wrk >/dev/null || { [ "$$(id -u)" = 0 ] && apt-get install -y -qq wrk; } || { echo "install wrk: sudo apt-get install -y wrk"; exit 1; }
 	$(SWIFT) build -c release --product multiset
 	bash bench/server/run.sh
+
+## eval-motorcycle: real data (not part of `make test`): a map from the left view of the Middlebury 2014
+## motorcycle pair (scikit-image's copy, 741x500) with its true disparity as depth; the right view localized
+## against it; errors against the calibrated baseline (issue target: within 1 cm / 0.1°).
+eval-motorcycle: deps $(VENV)/.ok
+	mkdir -p $(BENCH_DATA)/motorcycle
+	$(VENV)/bin/python bench/motorcycle.py --out $(BENCH_DATA)/motorcycle
+	$(SWIFT) build -c release --product multiset
+	$(SWIFT) run -c release --skip-build multiset eval-stereo --left $(BENCH_DATA)/motorcycle/left.png \
+	  --right $(BENCH_DATA)/motorcycle/right.png --depth $(BENCH_DATA)/motorcycle/left-depth.pfm \
+	  --calib $(BENCH_DATA)/motorcycle/calib.json --json $(BENCH_DATA)/motorcycle/result.json
 
 clean:
 	$(SWIFT) package clean

@@ -95,6 +95,7 @@ enum LocalizeCommand {
     }
 
     static func eval(_ args: inout Arguments) throws -> Int32 {
+        if args.string("colmap") != nil { return try EvalCOLMAPCommand.run(&args) }
         if args.flag("help") {
             print(evalUsage)
             return 0

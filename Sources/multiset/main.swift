@@ -8,7 +8,9 @@ let usage = """
       demo            what exists so far, end to end (see README)
       serve           the REST API over a data directory
       localize        one image against a map, in process
-      eval            recall, errors and latency of a capture dataset against a map
+      eval            recall, errors and latency of a capture dataset against a map, or of a COLMAP
+                      model leave-one-out (eval --colmap DIR --images DIR --leave-one-out)
+      eval-stereo     a map from a stereo pair's left view and depth, the right view localized
       clients         create, list or revoke API clients
       map             build, list, info, export-mesh: maps in the data directory
       mapset create   a map set of several maps in one frame
@@ -43,6 +45,8 @@ func runMain() -> Int32 {
             return try RenderBenchmark.run(&args)
         case ("localize", _):
             return try LocalizeCommand.localize(&args)
+        case ("eval-stereo", _):
+            return try EvalStereoCommand.run(&args)
         case ("eval", _):
             return try LocalizeCommand.eval(&args)
         case ("serve", _):

@@ -1,0 +1,142 @@
+import Foundation
+import VPSGeometry
+
+/// One evaluated query: what the localizer answered for an image with a known pose.
+public struct EvaluatedQuery: Sendable {
+    /// The image's name.
+    public var name: String
+    /// Distance between the answered and the true camera centres, metres; nil when no pose was found.
+    public var positionError: Double?
+    /// Angle of the relative rotation, degrees; nil when no pose was found.
+    public var rotationError: Double?
+    /// The answer's confidence (0 without a pose).
+    public var confidence: Double
+    /// Ratio-test matches and pose inliers.
+    public var matches: Int, inliers: Int
+    /// Why no pose was found (a `LocalizationFailure` code or the reason the query could not run).
+    public var failure: String?
+    /// Seconds per stage of the query (`LocalizationOutcome.seconds`).
+    public var seconds: [String: Double]
+
+    /// The query `name` answered by `outcome`, against the true `camFromMap`.
+    public init(name: String, outcome: LocalizationOutcome, truth: CameraPose) {
+        self.name = name
+        let e = outcome.camFromMap.map { $0.error(to: truth) }
+        positionError = e?.positionMeters
+        rotationError = e?.rotationDegrees
+        confidence = outcome.camFromMap == nil ? 0 : outcome.confidence
+        matches = outcome.matches
+        inliers = outcome.inliers
+        failure = outcome.failure?.rawValue
+        seconds = outcome.seconds
+    }
+
+    /// A query that could not run (for example, its leave-one-out map could not be built).
+    public init(name: String, failure: String) {
+        self.name = name
+        confidence = 0
+        matches = 0
+        inliers = 0
+        self.failure = failure
+        seconds = [:]
+    }
+
+    /// True when a pose was found within `meters` and `degrees` of the truth.
+    public func isWithin(meters: Double, degrees: Double) -> Bool {
+        guard let p = positionError, let r = rotationError else { return false }
+        return p <= meters && r <= degrees
+    }
+}
+
+/// The standard figures of an evaluation (issue 5, item 7): recall at four (position, rotation)
+/// thresholds, median errors of the answers, the share of wrong answers among the confident ones, and
+/// latency per stage.
+public struct EvaluationSummary: Sendable {
+    /// Recall thresholds: (5 cm, 1°), (25 cm, 2°), (50 cm, 5°), (5 m, 10°).
+    public static let thresholds: [(meters: Double, degrees: Double)] = [(0.05, 1), (0.25, 2), (0.5, 5), (5, 10)]
+    /// JSON keys of `thresholds`, in order.
+    public static let thresholdKeys = ["5cm_1deg", "25cm_2deg", "50cm_5deg", "5m_10deg"]
+    /// An answer is wrong beyond 0.5 m or 5°; confident from this confidence on.
+    public static let wrongMeters = 0.5, wrongDegrees = 5.0, confidentFrom = 0.3
+
+    /// Number of queries.
+    public var queries: Int
+    /// Queries with a pose.
+    public var answered: Int
+    /// Share of all queries within each of `thresholds`.
+    public var recalls: [Double]
+    /// Median position (metres) and rotation (degrees) errors of the answered queries; nil without answers.
+    public var medianPositionError: Double?, medianRotationError: Double?
+    /// Answers with confidence ≥ `confidentFrom`, and how many of them are wrong.
+    public var confident: Int, confidentWrong: Int
+    /// Per stage, the 50th and 90th percentile of its seconds over the queries that ran it.
+    public var latency: [String: (p50: Double, p90: Double)]
+
+    /// Summarizes `results`.
+    public init(_ results: [EvaluatedQuery]) {
+        queries = results.count
+        let found = results.filter { $0.positionError != nil }
+        answered = found.count
+        recalls = Self.thresholds.map { t in
+            results.isEmpty
+                ? 0
+                : Double(results.filter { $0.isWithin(meters: t.meters, degrees: t.degrees) }.count)
+                    / Double(results.count)
+        }
+        medianPositionError = Self.percentile(found.compactMap(\.positionError), 0.5)
+        medianRotationError = Self.percentile(found.compactMap(\.rotationError), 0.5)
+        let confidentAnswers = found.filter { $0.confidence >= Self.confidentFrom }
+        confident = confidentAnswers.count
+        confidentWrong =
+            confidentAnswers.filter { !$0.isWithin(meters: Self.wrongMeters, degrees: Self.wrongDegrees) }
+            .count
+        var stages: [String: [Double]] = [:]
+        for r in results { for (stage, s) in r.seconds { stages[stage, default: []].append(s) } }
+        latency = stages.mapValues { (Self.percentile($0, 0.5) ?? 0, Self.percentile($0, 0.9) ?? 0) }
+    }
+
+    /// Share of confident answers that are wrong (0 without confident answers).
+    public var confidentWrongShare: Double { confident == 0 ? 0 : Double(confidentWrong) / Double(confident) }
+
+    /// The value at fraction `p` of the sorted values (index ⌊n·p⌋, clamped), nil when empty.
+    public static func percentile(_ values: [Double], _ p: Double) -> Double? {
+        guard !values.isEmpty else { return nil }
+        let sorted = values.sorted()
+        return sorted[min(sorted.count - 1, Int(Double(sorted.count) * p))]
+    }
+
+    /// The report as printed by `multiset eval`, one figure per line.
+    public var lines: [String] {
+        var out: [String] = []
+        for (t, r) in zip(Self.thresholds, recalls) {
+            out.append(String(format: "recall at (%g m, %g°): %.3f", t.meters, t.degrees, r))
+        }
+        out.append(
+            String(
+                format: "median error: %.1f mm, %.3f° (%d of %d answered)", (medianPositionError ?? .nan) * 1000,
+                medianRotationError ?? .nan, answered, queries))
+        out.append(
+            String(
+                format: "wrong answers with confidence ≥ %.1f: %d of %d (%.2f %%)", Self.confidentFrom, confidentWrong,
+                confident, 100 * confidentWrongShare))
+        for (stage, l) in latency.sorted(by: { $0.key < $1.key }) {
+            out.append(String(format: "%@: p50 %.1f ms, p90 %.1f ms", stage, l.p50 * 1000, l.p90 * 1000))
+        }
+        return out
+    }
+
+    /// The figures as a JSON object (the keys of `multiset eval --json`).
+    public var jsonObject: [String: Any] {
+        [
+            "frames": queries,
+            "answered": answered,
+            "recall": Dictionary(uniqueKeysWithValues: zip(Self.thresholdKeys, recalls)),
+            "median_position_m": medianPositionError ?? -1,
+            "median_rotation_deg": medianRotationError ?? -1,
+            "wrong_confident_share": confidentWrongShare,
+            "confident": confident,
+            "confident_wrong": confidentWrong,
+            "latency_ms": latency.mapValues { ["p50": $0.p50 * 1000, "p90": $0.p90 * 1000] },
+        ]
+    }
+}

@@ -10,6 +10,16 @@ import VPSGeometry
 /// A fix holding a non-finite value (offset, camera position, viewpoint or frame time) or a degenerate
 /// quaternion is **rejected**, never adopted: it counts as a rejection (cause `.insufficientViewpoints`,
 /// support 0, distance and heading reported as infinite) and leaves the rest of the state untouched.
+///
+/// Readings of SPEC §9 where it leaves room:
+/// - Ages are measured against the evaluated fix's frame time; "older than 300 s" means strictly more.
+/// - A stale adoption keeps the trust exactly (no promotion in that step) but, being an anchor-agreeing fix,
+///   adds its viewpoints to the anchor support and to every challenger's incumbent support.
+/// - A stale challenger with one fix is `.reestablishing` whatever its margin; the margin test decides only
+///   from two fixes on. Its info counts fixes: `challengerSupport` = fixes held, `requiredSupport` = 2.
+/// - "The oldest" challenger is the one created first; a fix joins the first (oldest) challenger it agrees
+///   with under the same distance and heading limits as for the anchor.
+/// - A fix without viewpoints contributes no support.
 struct PoseConsistencyGate: Sendable {
     /// The window keeps at most this many agreeing fixes.
     static let windowCapacity = 5

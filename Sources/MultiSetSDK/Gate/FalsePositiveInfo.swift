@@ -14,9 +14,9 @@ public struct FalsePositiveInfo: Sendable, Equatable {
     public var yawDeltaDegrees: Float
     /// The yaw limit in force, degrees.
     public var thresholdDegrees: Float
-    /// Distinct viewpoints supporting the challenger the fix joined.
+    /// Distinct viewpoints supporting the challenger the fix joined (for `.reestablishing`: the fixes it holds).
     public var challengerSupport: Int
-    /// Distinct viewpoints needed to displace the anchor.
+    /// Distinct viewpoints needed to displace the anchor (for `.reestablishing`: 2 fixes).
     public var requiredSupport: Int
     /// Distinct viewpoints of anchor-agreeing fixes since the challenger was created.
     public var incumbentSupport: Int

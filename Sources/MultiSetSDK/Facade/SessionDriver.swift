@@ -33,6 +33,9 @@ final class SessionDriver: @unchecked Sendable {
     /// Reads the machine under the lock.
     func read<T>(_ body: (SessionMachine) -> T) -> T { lock.withLock { body(machine) } }
 
+    /// Edits the machine under the lock (test hooks only).
+    func withMachine(_ body: (inout SessionMachine) -> Void) { lock.withLock { body(&machine) } }
+
     var authToken: String? { lock.withLock { client }?.currentToken }
 
     /// Token requests sent by the current client (tests).
@@ -79,8 +82,12 @@ final class SessionDriver: @unchecked Sendable {
         draining = true
         while !inbox.isEmpty {
             let next = inbox.removeFirst()
+            let provider = locationProvider
+            lock.unlock()
+            // The provider is host code: read it without holding the lock.
             let context = SessionContext(
-                now: environment.clock.now(), date: environment.clock.wallDate(), geoFix: locationProvider?.latest)
+                now: environment.clock.now(), date: environment.clock.wallDate(), geoFix: provider?.latest)
+            lock.lock()
             let actions = machine.handle(next, context: context)
             enqueueCallbacks(actions)
             lock.unlock()

@@ -40,7 +40,7 @@ let package = Package(
         .target(name: "CHammingKernels"),
         .target(name: "VPSFeatures", dependencies: ["VPSImaging", "CVBridge", "CHammingKernels"]),
         .target(name: "VPSCapture", dependencies: ["VPSGeometry"]),
-        .target(name: "VPSSimulation", dependencies: ["VPSGeometry", "VPSImaging", "VPSCapture"]),
+        .target(name: "VPSSimulation", dependencies: ["VPSGeometry", "VPSImaging", "VPSCapture", "MultiSetSDK"]),
         .target(name: "VPSMap", dependencies: ["VPSGeometry", "VPSImaging", "VPSFeatures", "VPSCapture", "CZlib"]),
         .target(name: "VPSLocalizer", dependencies: ["VPSMap", "VPSFeatures", "VPSImaging", "VPSGeometry"]),
 
@@ -73,6 +73,10 @@ let package = Package(
             name: "VPSLocalizerTests", dependencies: ["VPSLocalizer", "VPSMap", "VPSSimulation", "VPSTestSupport"]),
         .testTarget(name: "VPSProtocolTests", dependencies: ["VPSProtocol", "VPSTestSupport"]),
         .testTarget(name: "MultiSetSDKTests", dependencies: ["MultiSetSDK", "VPSTestSupport"]),
+        // Simulator → SDK → `multiset serve` → engine on a loopback socket (slower; separate target).
+        .testTarget(
+            name: "MultiSetSDKEndToEndTests",
+            dependencies: ["MultiSetSDK", "VPSServer", "VPSMap", "VPSSimulation", "VPSImaging", "VPSTestSupport"]),
         .testTarget(
             name: "VPSServerTests",
             dependencies: ["VPSServer", "VPSMap", "VPSSimulation", "VPSImaging", "VPSTestSupport"]),

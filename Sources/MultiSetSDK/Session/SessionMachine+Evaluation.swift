@@ -1,0 +1,200 @@
+import Foundation
+import VPSGeometry
+
+extension SessionMachine {
+    // MARK: Response evaluation (SPEC §8.5)
+
+    mutating func queryFinished(
+        _ id: Int, _ outcome: APIOutcome, _ context: SessionContext, _ out: inout [SessionAction]
+    ) {
+        guard let run = currentRun, run.id == id, run.stage == .uploading || run.stage == .awaitingResponse else {
+            return
+        }
+        let now = context.now
+        if run.stage == .uploading {
+            out.append(.callback(.stageChanged(.awaitingResponse, isBackground: run.kind.isBackground)))
+        }
+        endRun(run, now: now, &out)
+        switch outcome {
+        case .authenticationLost(let message):
+            auth = .failed
+            out.append(.callback(.authenticationFailure(message)))
+            runFailed(run, MultiSetError(kind: .auth, message: Messages.notAuthenticated), now: now, &out)
+        case .transportFailure(let error):
+            runFailed(run, error, now: now, &out)
+        case .response(let response) where response.status != 200:
+            runFailed(run, Messages.httpError(response), now: now, &out)
+        case .response(let response):
+            switch QueryResponse.parse(response.body, multiFrame: run.mode == .multiFrame) {
+            case .failure(let error):
+                runFailed(run, error, now: now, &out)
+            case .success(let fix):
+                evaluate(fix, run: run, context, &out)
+            }
+        }
+    }
+
+    private mutating func evaluate(
+        _ fix: ParsedFix, run: Run, _ context: SessionContext, _ out: inout [SessionAction]
+    ) {
+        let now = context.now
+        let c = run.config
+        if c.confidenceCheck, Float(fix.confidence ?? 1.0) < c.confidenceThreshold {
+            let error = MultiSetError(kind: .transient, message: Messages.lowConfidence(fix.confidence ?? 1.0))
+            runFailed(run, error, now: now, &out)
+            return
+        }
+        guard let firstPose = run.worldFromCameras.first else {
+            runFailed(run, MultiSetError(kind: .transient, message: Messages.noFrames), now: now, &out)
+            return
+        }
+        let worldFromCamera = run.mode == .multiFrame ? (fix.trackingPose ?? firstPose) : firstPose
+        let worldFromMap = worldFromCamera * fix.mapFromCamera.inverse
+        guard worldFromMap.isFinite else {
+            runFailed(run, MultiSetError(kind: .transient, message: Messages.missingPose), now: now, &out)
+            return
+        }
+        var anchor = Rigid3(rotation: worldFromMap.rotation.normalized, translation: worldFromMap.translation)
+        var trust: AnchorTrust?
+        var previousTrust: AnchorTrust?
+        var correctedFrom: Rigid3?
+        if config?.poseConsistencyCheck ?? c.poseConsistencyCheck {
+            let live = config ?? c
+            let gateFix = GateFix(
+                worldFromMap: anchor, viewpoints: run.worldFromCameras, cameraPosition: worldFromCamera.translation,
+                frameTime: run.frames.first?.timestamp ?? now, confidence: fix.confidence,
+                inlierMargin: fix.inlierMargin, mapCodes: fix.mapCodes, isMultiFrame: run.mode == .multiFrame)
+            var risk: [String: Double] = [:]
+            for (k, v) in live.mapAliasingRisk { risk[k] = Double(v) }
+            let settings = GateSettings(
+                distanceThreshold: Double(live.poseConsistencyThreshold),
+                yawThresholdDegrees: Double(live.poseConsistencyYawThreshold), aliasingRisk: risk)
+            let (decision, log) = gate.evaluate(gateFix, settings: settings)
+            out.append(.log(log))
+            switch decision {
+            case .reject(let info):
+                rejected(info, run: run, context, &out)
+                return
+            case .accept(let acceptance):
+                anchor = acceptance.worldFromMap
+                trust = acceptance.trust
+                previousTrust = acceptance.previousTrust
+                correctedFrom = acceptance.kind == .displaced ? acceptance.correctedFrom : nil
+            }
+        }
+        let mapCodes = fix.mapCodes
+        let result = LocalizationResult(
+            mapCode: mapCodes.first ?? "", mapCodes: mapCodes, position: PoseConversion.float3(anchor.translation),
+            rotation: PoseConversion.quatf(anchor.rotation), confidence: fix.confidence.map { Float($0) },
+            inlierMargin: fix.inlierMargin.map { Float($0) }, geoCoordinates: fix.geoPose?.position,
+            geoPose: fix.geoPose, estimatedPosition: PoseConversion.float3(fix.mapFromCamera.translation),
+            estimatedRotation: PoseConversion.quatf(fix.mapFromCamera.rotation),
+            queryCameraPosition: PoseConversion.float3(worldFromCamera.translation),
+            queryCameraRotation: PoseConversion.quatf(worldFromCamera.rotation), trust: trust, queryMode: c.queryMode,
+            timestamp: context.date, mode: run.mode)
+        accept(
+            result, anchor: anchor, trust: trust, previousTrust: previousTrust, correctedFrom: correctedFrom,
+            run: run, &out)
+    }
+
+    private mutating func accept(
+        _ result: LocalizationResult, anchor: Rigid3, trust: AnchorTrust?, previousTrust: AnchorTrust?,
+        correctedFrom: Rigid3?, run: Run, _ out: inout [SessionAction]
+    ) {
+        let pose = PoseConversion.pose(anchor)
+        if pose.isFinite { out.append(.scene(.setMapRootPose(pose))) }
+        if recoveryPending {
+            recoveryPending = false
+            if hasMapMesh && meshesShown { out.append(.scene(.setMapMeshesVisible(true))) }
+        }
+        if let correctedFrom, let trust {
+            out.append(.callback(.corrected(from: PoseConversion.pose(correctedFrom), to: pose, trust: trust)))
+        }
+        if let trust, trust != previousTrust { out.append(.callback(.anchorTrustChanged(trust))) }
+        lastResult = result
+        out.append(.callback(.localizationSuccess(result)))
+        hasLocalized = true
+        fixInWorld = true
+        firstFixLatch = false
+        lastCameraPosition = result.queryCameraPosition
+        silentRetriesUsed = 0
+        lastError = nil
+        startMeshLoad(result, &out)
+        armBackground(&out)
+    }
+
+    private mutating func rejected(
+        _ info: FalsePositiveInfo, run: Run, _ context: SessionContext, _ out: inout [SessionAction]
+    ) {
+        let now = context.now
+        let silent = run.kind == .relocalization
+        if !silent { out.append(.callback(.falsePositive(info))) }
+        let cooled = lastEscalationEnd.map { now - $0 >= 5 - 1e-9 } ?? true
+        if gate.consecutiveRejections == 2 && info.rejection != .suspectedAliasing && cooled
+            && !escalatedSinceBackgroundFire
+        {
+            escalatedSinceBackgroundFire = true
+            startRun(run.kind, escalation: true, context, &out)
+        } else if silent {
+            activity = .retryDue(.relocalization)
+            out.append(.schedule(.retry, after: 1.0))
+        } else {
+            armBackground(&out)
+        }
+    }
+
+    /// A run ended without a fix (after `.idle`): silent retry or report (SPEC §8.6).
+    mutating func runFailed(_ run: Run, _ error: MultiSetError, now: TimeInterval, _ out: inout [SessionAction]) {
+        if run.kind == .foreground && run.config.firstLocalizationUntilSuccess && firstFixLatch && appActive
+            && error.isTransient && silentRetriesUsed < 5 && isAuthenticated
+        {
+            silentRetriesUsed += 1
+            activity = .retryDue(.foreground)
+            out.append(.log("silent retry \(silentRetriesUsed) of 5 in 1.0 s: \(error.message)"))
+            out.append(.schedule(.retry, after: 1.0))
+            return
+        }
+        if run.kind == .relocalization && error.isTransient && appActive {
+            activity = .retryDue(.relocalization)
+            out.append(.schedule(.retry, after: 1.0))
+            return
+        }
+        reportFailure(error, &out)
+        armBackground(&out)
+    }
+
+    mutating func reportFailure(_ error: MultiSetError, _ out: inout [SessionAction]) {
+        lastError = error
+        out.append(.callback(.localizationFailure(error.message)))
+    }
+
+    // MARK: Meshes (SPEC §11)
+
+    private mutating func startMeshLoad(_ result: LocalizationResult, _ out: inout [SessionAction]) {
+        guard let c = config, c.meshVisualization else { return }
+        let code = result.mapCode
+        guard !code.isEmpty, !meshes.contains(code), !meshLoading.contains(code) else { return }
+        meshLoading.insert(code)
+        let set = c.activeMapType == .mapSet ? c.activeMapCode : nil
+        out.append(.loadMapMesh(MeshRequest(mapCode: code, mapSetCode: set, epoch: meshEpoch)))
+    }
+
+    mutating func meshFinished(
+        _ code: String, _ epoch: Int, _ result: Result<MeshPayload, MeshFailure>, _ out: inout [SessionAction]
+    ) {
+        guard epoch == meshEpoch, meshLoading.remove(code) != nil else { return }
+        switch result {
+        case .success(let payload):
+            guard config?.meshVisualization == true, !meshes.contains(code) else { return }
+            meshes.append(code)
+            out.append(
+                .scene(
+                    .addMapMesh(
+                        mapCode: code, glb: payload.glb, localPose: payload.localPose, visible: meshesShown,
+                        revealCenter: lastCameraPosition)))
+            out.append(.callback(.meshLoaded(code)))
+        case .failure(let failure):
+            out.append(.callback(.meshLoadError(Messages.meshFailed(failure.reason))))
+        }
+    }
+}

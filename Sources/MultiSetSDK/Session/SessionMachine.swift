@@ -1,0 +1,440 @@
+import Foundation
+import VPSGeometry
+
+/// The SDK session as a value: it takes ``SessionEvent``s and returns ``SessionAction``s, reading
+/// time only from the ``SessionContext`` it is given. A thin driver performs the actions.
+///
+/// Run stages, retries, timers, the gate, tracking breaks, meshes, GPS and object tracking all live
+/// here (SPEC §7–§14), so tests drive the whole behaviour without I/O.
+struct SessionMachine: Sendable {
+    // MARK: Lifecycle
+    var auth: AuthState = .uninitialized
+    var config: MultiSetConfig?
+    var watermark = false
+
+    // MARK: Host signals
+    var appActive = true
+    var wasInactive = false
+    var tracking: TrackingSignal?
+    var trackingState: TrackingState?
+    var hasFrameSource = false
+    var sawLossSinceNormal = false
+
+    // MARK: Runs
+    var activity: Activity = .idle
+    var nextRunID = 0
+    var lastCapturedFrameTime: TimeInterval?
+    var silentRetriesUsed = 0
+    var firstFixLatch = true
+    var backgroundArmed = false
+    var lastEscalationEnd: TimeInterval?
+    var escalatedSinceBackgroundFire = false
+    var lastError: MultiSetError?
+
+    // MARK: Results and gate
+    var hasLocalized = false
+    var fixInWorld = false
+    var lastResult: LocalizationResult?
+    var gate = PoseConsistencyGate()
+
+    // MARK: Meshes
+    var userMeshVisible = true
+    var recoveryPending = false
+    var meshes: [String] = []
+    var meshLoading: Set<String> = []
+    var meshEpoch = 0
+    var lastCameraPosition = SIMD3<Float>(0, 0, 0)
+
+    // MARK: GPS
+    var gpsRunning = false
+
+    // MARK: Objects
+    var objectActive = false
+    var objectPhase: ObjectPhase = .idle
+    var objectRequestID = 0
+    var objectSucceeded = false
+    var objectRetriesUsed = 0
+    var hasTrackedObject = false
+    var objectMeshes: Set<String> = []
+    var objectMeshLoading: Set<String> = []
+
+    // MARK: Derived state (SPEC §5.2)
+
+    var isInitialized: Bool { auth != .uninitialized }
+    var isAuthenticated: Bool { auth == .authenticated }
+
+    var currentRun: Run? {
+        if case .running(let run) = activity { return run }
+        return nil
+    }
+
+    var isLocalizing: Bool {
+        switch activity {
+        case .running, .retryDue: true
+        default: false
+        }
+    }
+
+    var isCapturingFrames: Bool { currentRun?.stage == .capturing }
+
+    var captureProgress: CaptureProgress? {
+        guard let run = currentRun, run.stage == .capturing else { return nil }
+        return CaptureProgress(captured: run.frames.count, total: run.needed)
+    }
+
+    var isShowingOverlay: Bool {
+        switch activity {
+        case .running(let run): run.kind == .foreground && run.stage != .idle
+        case .retryDue(.foreground): true
+        default: false
+        }
+    }
+
+    var meshesShown: Bool { userMeshVisible && !recoveryPending }
+    var hasMapMesh: Bool { !meshes.isEmpty }
+    var isMapMeshLoading: Bool { !meshLoading.isEmpty }
+    var anchorTrust: AnchorTrust? { (config?.poseConsistencyCheck ?? false) ? gate.anchorTrust : nil }
+
+    init() {}
+
+    // MARK: Event dispatch
+
+    /// Applies one event and returns the actions to perform, in order.
+    mutating func handle(_ event: SessionEvent, context: SessionContext) -> [SessionAction] {
+        var out: [SessionAction] = []
+        let now = context.now
+        switch event {
+        case .initialize(let c): initialize(c, &out)
+        case .authenticated(let result): authenticated(result, now: now, &out)
+        case .planDetails(let w): watermark = w
+        case .updateConfig(let c): updateConfig(c, now: now, &out)
+        case .localize: localize(context, &out)
+        case .startAutoLocalizationIfNeeded: startAutoIfNeeded(now: now, &out)
+        case .stopLocalization: stop(now: now, &out)
+        case .resetSession: resetSession(now: now, &out)
+        case .resetPoseConsistencyReference:
+            gate.reset()
+            out.append(.log("gate: reference reset"))
+        case .setMeshVisible(let v):
+            userMeshVisible = v
+            if hasMapMesh { out.append(.scene(.setMapMeshesVisible(meshesShown))) }
+        case .clearMesh: clearMapMeshes(&out)
+        case .startGps:
+            if config?.passGeoPose == true && !gpsRunning {
+                gpsRunning = true
+                out.append(.startLocationUpdates)
+            }
+        case .stopGps:
+            if gpsRunning {
+                gpsRunning = false
+                out.append(.stopLocationUpdates)
+            }
+        case .startObjectTracking: startObjectTracking(&out)
+        case .stopObjectTracking: stopObjectTracking(&out)
+        case .clearObjectMeshes:
+            out.append(.scene(.removeAllObjectMeshes))
+            objectMeshes.removeAll()
+            hasTrackedObject = false
+        case .release: release(now: now, &out)
+        case .tracking(let s): trackingSignal(s, context, &out)
+        case .worldOriginReset: worldOriginReset(context, &out)
+        case .frameSourceAttached(let replacing):
+            hasFrameSource = true
+            if replacing { worldOriginReset(context, &out) }
+        case .appActive(let active): appActive(active, context, &out)
+        case .timerFired(let kind): timerFired(kind, context, &out)
+        case .frameAcquired(let id, let frame): frameAcquired(id, frame, now: now, &out)
+        case .bodySent(let id):
+            if var run = currentRun, run.id == id, run.stage == .uploading {
+                run.stage = .awaitingResponse
+                activity = .running(run)
+                out.append(.callback(.stageChanged(.awaitingResponse, isBackground: run.kind.isBackground)))
+            }
+        case .queryFinished(let id, let outcome): queryFinished(id, outcome, context, &out)
+        case .meshFinished(let code, let epoch, let result): meshFinished(code, epoch, result, &out)
+        case .objectFrameAcquired(let frame): objectFrameAcquired(frame, now: now, &out)
+        case .objectQueryFinished(let id, let outcome): objectQueryFinished(id, outcome, now: now, &out)
+        case .objectMeshFinished(let code, let result): objectMeshFinished(code, result, &out)
+        }
+        return out
+    }
+
+    // MARK: Lifecycle (SPEC §7.1)
+
+    private mutating func initialize(_ given: MultiSetConfig, _ out: inout [SessionAction]) {
+        if auth == .authenticated || auth == .authenticating {
+            out.append(.log(Messages.alreadyInitialized))
+            return
+        }
+        var lines: [String] = []
+        let c = given.validated { lines.append($0) }
+        out += lines.map { .log($0) }
+        guard c.hasCredentials else {
+            out.append(.callback(.authenticationFailure(Messages.missingCredentials)))
+            return
+        }
+        guard c.hasMapConfiguration || c.hasObjectTrackingConfiguration else {
+            out.append(.callback(.authenticationFailure(Messages.missingAnyCode)))
+            return
+        }
+        config = c
+        auth = .authenticating
+        out.append(.callback(.sdkReady))
+        out.append(.authenticate(c))
+    }
+
+    private mutating func authenticated(
+        _ result: Result<String, AuthFailure>, now: TimeInterval, _ out: inout [SessionAction]
+    ) {
+        guard auth == .authenticating else { return }
+        switch result {
+        case .success:
+            auth = .authenticated
+            out.append(.fetchPlanDetails)
+            out.append(.callback(.authenticationSuccess))
+            startAutoIfNeeded(now: now, &out)
+        case .failure(let failure):
+            auth = .failed
+            out.append(.callback(.authenticationFailure(failure.message)))
+        }
+    }
+
+    private mutating func release(now: TimeInterval, _ out: inout [SessionAction]) {
+        stop(now: now, &out)
+        stopObjectTracking(&out)
+        if gpsRunning { out.append(.stopLocationUpdates) }
+        if hasMapMesh || isMapMeshLoading { out.append(.scene(.removeAllMapMeshes)) }
+        if !objectMeshes.isEmpty { out.append(.scene(.removeAllObjectMeshes)) }
+        var fresh = SessionMachine()
+        fresh.tracking = tracking
+        fresh.trackingState = trackingState
+        fresh.hasFrameSource = hasFrameSource
+        fresh.appActive = appActive
+        fresh.meshEpoch = meshEpoch + 1
+        fresh.objectRequestID = objectRequestID + 1
+        fresh.nextRunID = nextRunID
+        self = fresh
+    }
+
+    // MARK: Starting runs (SPEC §8.1)
+
+    private mutating func localize(_ context: SessionContext, _ out: inout [SessionAction]) {
+        guard isInitialized, let c = config else {
+            out.append(.log("localize() ignored: not initialized"))
+            return
+        }
+        guard isAuthenticated else {
+            reportFailure(MultiSetError(kind: .auth, message: Messages.notAuthenticated), &out)
+            return
+        }
+        guard c.hasMapConfiguration else {
+            reportFailure(MultiSetError(kind: .server, message: Messages.missingMapCode), &out)
+            return
+        }
+        if isLocalizing {
+            out.append(.log(Messages.alreadyLocalizing))
+            return
+        }
+        out.append(.cancelTimer(.autoStart))
+        out.append(.cancelTimer(.background))
+        backgroundArmed = false
+        silentRetriesUsed = 0
+        startRun(.foreground, escalation: false, context, &out)
+    }
+
+    mutating func startAutoIfNeeded(now: TimeInterval, _ out: inout [SessionAction]) {
+        guard let c = config, c.autoLocalize, c.hasMapConfiguration, isAuthenticated, firstFixLatch,
+            activity == .idle
+        else { return }
+        if tracking == .normal && appActive {
+            activity = .autoDelay
+            out.append(.schedule(.autoStart, after: 1.5))
+        } else {
+            activity = .autoArmed
+        }
+    }
+
+    mutating func startRun(_ kind: RunKind, escalation: Bool, _ context: SessionContext, _ out: inout [SessionAction]) {
+        guard let c = config else { return }
+        nextRunID += 1
+        let mode: LocalizationMode = escalation ? .multiFrame : c.localizationMode
+        let needed = mode == .multiFrame ? c.numberOfFrames : 1
+        let window = mode == .multiFrame ? Double(needed) * c.frameCaptureIntervalSeconds + 3 : 3
+        var geoHint: GeoCoordinates?
+        if c.passGeoPose {
+            if let fix = context.geoFix, fix.coordinates.isValid(), context.date.timeIntervalSince(fix.timestamp) <= 30
+            {
+                geoHint = fix.coordinates
+            } else {
+                out.append(.log("GPS hint skipped: no valid fix from the last 30 s"))
+            }
+        }
+        let run = Run(
+            id: nextRunID, kind: kind, isEscalation: escalation, mode: mode, config: c, stage: .capturing,
+            needed: needed, captureDeadline: context.now + window, geoHint: geoHint)
+        activity = .running(run)
+        out.append(.callback(.stageChanged(.capturing, isBackground: kind.isBackground)))
+        if escalation { out.append(.log("escalation: one multi-frame run after two consecutive rejections")) }
+        if !hasFrameSource {
+            finishCapture(now: context.now, &out)
+            return
+        }
+        out.append(.acquireFrame(runID: run.id))
+    }
+
+    // MARK: Capture (SPEC §8.3, §4.7)
+
+    private mutating func frameAcquired(
+        _ id: Int, _ frame: CameraFrame?, now: TimeInterval, _ out: inout [SessionAction]
+    ) {
+        guard var run = currentRun, run.id == id, run.stage == .capturing else { return }
+        var captured = false
+        if let frame, tracking == .normal, appActive, frame.timestamp > (lastCapturedFrameTime ?? -.infinity) {
+            run.frames.append(frame)
+            lastCapturedFrameTime = frame.timestamp
+            captured = true
+            activity = .running(run)
+        }
+        if run.frames.count >= run.needed {
+            send(run, &out)
+            return
+        }
+        if now >= run.captureDeadline - 1e-9 {
+            finishCapture(now: now, &out)
+            return
+        }
+        let wait = captured ? run.config.frameCaptureIntervalSeconds : 0.05
+        out.append(.schedule(.capture, after: min(wait, max(0, run.captureDeadline - now))))
+    }
+
+    private mutating func finishCapture(now: TimeInterval, _ out: inout [SessionAction]) {
+        guard let run = currentRun else { return }
+        if run.mode == .multiFrame && run.frames.count >= 4 {
+            send(run, &out)
+            return
+        }
+        let message = run.frames.isEmpty ? Messages.noFrames : Messages.notEnoughFrames
+        endRun(run, now: now, &out)
+        runFailed(run, MultiSetError(kind: .transient, message: message), now: now, &out)
+    }
+
+    private mutating func send(_ run: Run, _ out: inout [SessionAction]) {
+        var run = run
+        run.stage = .uploading
+        run.worldFromCameras = run.frames.map { FramePreparation.correctedGeometry($0).3 }
+        if let last = run.worldFromCameras.first { lastCameraPosition = PoseConversion.float3(last.translation) }
+        activity = .running(run)
+        out.append(.cancelTimer(.capture))
+        out.append(.callback(.stageChanged(.uploading, isBackground: run.kind.isBackground)))
+        out.append(
+            .sendQuery(
+                runID: run.id,
+                QueryPlan(
+                    mode: run.mode, frames: run.frames, worldFromCameras: run.worldFromCameras, config: run.config,
+                    geoHint: run.geoHint)))
+    }
+
+    /// Emits `.idle` for a run that ends and leaves the activity idle; the caller decides what next.
+    mutating func endRun(_ run: Run, now: TimeInterval, _ out: inout [SessionAction]) {
+        out.append(.callback(.stageChanged(.idle, isBackground: run.kind.isBackground)))
+        activity = .idle
+        if run.isEscalation { lastEscalationEnd = now }
+    }
+
+    /// Cancels the run in flight (its late response is ignored) and every localization timer.
+    mutating func cancelRunAndTimers(now: TimeInterval, _ out: inout [SessionAction]) {
+        if let run = currentRun {
+            out.append(.cancelQuery(runID: run.id))
+            endRun(run, now: now, &out)
+        }
+        for kind in [TimerKind.capture, .retry, .autoStart, .background] { out.append(.cancelTimer(kind)) }
+        backgroundArmed = false
+        activity = .idle
+    }
+
+    // MARK: Stop and reset (SPEC §8.10)
+
+    mutating func stop(now: TimeInterval, _ out: inout [SessionAction]) {
+        cancelRunAndTimers(now: now, &out)
+    }
+
+    private mutating func resetSession(now: TimeInterval, _ out: inout [SessionAction]) {
+        stop(now: now, &out)
+        out.append(.scene(.removeAllMapMeshes))
+        out.append(.scene(.removeAllObjectMeshes))
+        meshes.removeAll()
+        meshLoading.removeAll()
+        meshEpoch += 1
+        objectMeshes.removeAll()
+        hasTrackedObject = false
+        gate.reset()
+        out.append(.resetFrameSourceWorldOrigin)
+        out.append(.scene(.resetMapRoot))
+        clearFixState()
+        lastCapturedFrameTime = nil
+    }
+
+    /// Clears results, counters and the first-fix latch (reset and map change).
+    mutating func clearFixState() {
+        hasLocalized = false
+        fixInWorld = false
+        lastResult = nil
+        silentRetriesUsed = 0
+        firstFixLatch = true
+        recoveryPending = false
+        lastEscalationEnd = nil
+        escalatedSinceBackgroundFire = false
+        lastError = nil
+    }
+
+    mutating func clearMapMeshes(_ out: inout [SessionAction]) {
+        out.append(.scene(.removeAllMapMeshes))
+        meshes.removeAll()
+        meshLoading.removeAll()
+        meshEpoch += 1
+    }
+
+    // MARK: Background timer (SPEC §8.8)
+
+    mutating func armBackground(_ out: inout [SessionAction]) {
+        guard let c = config, c.backgroundLocalization else { return }
+        backgroundArmed = true
+        out.append(.schedule(.background, after: c.bgLocalizationDurationSeconds))
+    }
+
+    // MARK: Timers
+
+    private mutating func timerFired(_ kind: TimerKind, _ context: SessionContext, _ out: inout [SessionAction]) {
+        let now = context.now
+        switch kind {
+        case .autoStart:
+            guard activity == .autoDelay else { return }
+            activity = .idle
+            silentRetriesUsed = 0
+            startRun(.foreground, escalation: false, context, &out)
+        case .retry:
+            guard case .retryDue(let kind) = activity else { return }
+            activity = .idle
+            startRun(kind, escalation: false, context, &out)
+        case .capture:
+            if let run = currentRun, run.stage == .capturing { out.append(.acquireFrame(runID: run.id)) }
+        case .background:
+            backgroundArmed = false
+            escalatedSinceBackgroundFire = false
+            guard isAuthenticated, let c = config, c.backgroundLocalization, c.hasMapConfiguration else { return }
+            if !appActive {
+                out.append(.log(Messages.backgroundSkipped))
+                armBackground(&out)
+            } else if tracking != .normal {
+                out.append(.log("Background localization skipped: tracking not normal"))
+                armBackground(&out)
+            } else if activity != .idle {
+                out.append(.log("Background localization skipped: a run is pending"))
+            } else {
+                startRun(.background, escalation: false, context, &out)
+            }
+        case .objectDelay, .objectRetry, .objectBackground, .objectCapture, .objectRestart:
+            objectTimerFired(kind, now: now, &out)
+        }
+    }
+}

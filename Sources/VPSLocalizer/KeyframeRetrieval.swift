@@ -32,7 +32,23 @@ struct KeyframeRetrieval {
         let ranked = eligible.filter { votes[$0] > 0 }.sorted {
             votes[$0] != votes[$1] ? votes[$0] > votes[$1] : $0 < $1
         }
-        keyframes = ranked.prefix(count).map { ($0, votes[$0]) }
+        // Two thirds of the slots by votes; the rest for the best keyframes elsewhere (≥ 3 m from every
+        // keyframe taken so far). A repeated place splits its votes between the twins, and the twin
+        // must stay among the candidates for the ratio test and the competitor search to see it.
+        var chosen = Array(ranked.prefix((2 * count + 2) / 3))
+        var taken = Set(chosen)
+        for k in ranked where chosen.count < count && !taken.contains(k) {
+            let c = map.keyframeCenters[k]
+            if chosen.allSatisfy({ map.keyframeCenters[$0].distance(to: c) >= 3 }) {
+                chosen.append(k)
+                taken.insert(k)
+            }
+        }
+        for k in ranked where chosen.count < count && !taken.contains(k) {
+            chosen.append(k)
+            taken.insert(k)
+        }
+        keyframes = chosen.map { ($0, votes[$0]) }
         if hints.isEmpty && ranked.count <= count {
             allowedPoints = nil
             return

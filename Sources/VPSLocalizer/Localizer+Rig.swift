@@ -142,7 +142,8 @@ extension Localizer {
                     camFromRig: usedPoses, options: options))
         }
         out.inlierMargin = min(99, Double(result.inlierCount) / Double(max(10, competitor)))
-        out.confidence = confidence(inliers: result.inlierCount, margin: out.inlierMargin!)
+        out.confidence = confidence(
+            inliers: result.inlierCount, margin: out.inlierMargin!, competitor: competitor, frames: usedPoses.count)
         lap("margin")
         return out
     }

@@ -55,6 +55,8 @@ public struct LocalizationOutcome: Sendable {
     /// Inliers of the best pose over those of the best distinct competitor (≥ 2 m or ≥ 20° away),
     /// floored at 10 and capped at 99 (SPEC §18.3); near 1 when two places explain the image equally.
     public var inlierMargin: Double?
+    /// Inliers of the best distinct competitor found (0: none).
+    public var competitorInliers = 0
     /// Confidence in [0, 1]: inlier evidence discounted by ambiguity (see `Localizer.confidence`).
     public var confidence = 0.0
     /// Seconds per stage (`extract`, `match`, `pose`, `margin`).
@@ -183,33 +185,40 @@ public enum Localizer {
                 gravity: gravityInCamera,
                 options: options))
         out.inlierMargin = min(99, Double(result.inlierCount) / Double(max(10, competitor)))
+        out.competitorInliers = competitor
         out.confidence = confidence(
-            inliers: result.inlierCount, margin: out.inlierMargin!, positionSigma: tight.positionSigma,
-            rotationSigmaDegrees: tight.rotationSigmaDegrees)
+            inliers: result.inlierCount, margin: out.inlierMargin!, competitor: competitor,
+            positionSigma: tight.positionSigma, rotationSigmaDegrees: tight.rotationSigmaDegrees)
         lap("margin")
         return out
     }
 
     /// Confidence in [0, 1]: the product of inlier evidence, distinctness and conditioning,
     ///
-    ///     (1 − e^(−inliers/60)) · clamp((margin − 2) / 3, 0, 1) · 1 / (1 + (σp / 5 cm)⁴ + (σr / 0.8°)⁴)
+    ///     (1 − e^(−n/60)) · clamp((margin − 2) / 3, 0, 1) · e^(−max(0, c/f − 20)/15)
+    ///                     · 1 / (1 + (σp / 5 cm)⁴ + (σr / 0.8°)⁴)
     ///
-    /// - evidence: 50 inliers give 0.57, 150 give 0.92;
-    /// - distinctness: two places that explain the image about equally (`inlierMargin` below 2.25)
-    ///   stay below 0.3 whatever the inliers (SPEC §18.3); through the SDK, twin-room answers were
-    ///   seen at margins up to 2.5, which this maps below 0.17;
+    /// - evidence: n inliers; 50 give 0.57, 150 give 0.92;
+    /// - distinctness: two places that explain the image about equally (`inlierMargin` below 2.9)
+    ///   stay below 0.3 whatever the inliers (SPEC §18.3). A competitor with c inliers over f frames
+    ///   is also penalized in absolute terms: a distinct pose that explains more than 20
+    ///   correspondences per frame is a second place, not noise (in single rooms competitors stayed
+    ///   at ≤ 19; in the twin-room venue every answer had one of 35–72, and where the map covers
+    ///   the twin better than the true room the winner was the twin, with margins up to 3.3);
     /// - conditioning: σp, σr are the first-order position (metres) and rotation (degrees)
     ///   uncertainty for 1 px keypoint noise (`PoseTightening`). Inliers crowded on one distant
     ///   plane pin the pose down poorly; on the simulated venues every wrong answer with many
     ///   inliers had σr > 1.5° while correct ones stayed below 0.5°.
     ///
-    /// Calibrated on simulated venues (`multiset eval`, docs/ARCHITECTURE.md): among answers with
-    /// confidence ≥ 0.3 at most 1 % may be wrong (> 0.5 m or > 5°), at ≥ 0.2 at most 3 % (SPEC §18.2).
+    /// Calibrated on simulated venues (docs/EVALUATION.md): among answers with confidence ≥ 0.3 at
+    /// most 1 % may be wrong (> 0.5 m or > 5°), at ≥ 0.2 at most 3 % (SPEC §18.2).
     public static func confidence(
-        inliers: Int, margin: Double, positionSigma: Double = 0, rotationSigmaDegrees: Double = 0
+        inliers: Int, margin: Double, competitor: Int = 0, frames: Int = 1, positionSigma: Double = 0,
+        rotationSigmaDegrees: Double = 0
     ) -> Double {
         let evidence: Double = 1 - exp(-Double(inliers) / 60)
-        let distinctness: Double = min(1, max(0, (margin - 2) / 3))
+        let perFrame = Double(competitor) / Double(max(1, frames))
+        let distinctness: Double = min(1, max(0, (margin - 2) / 3)) * exp(-max(0, perFrame - 20) / 15)
         guard positionSigma.isFinite, rotationSigmaDegrees.isFinite else { return 0 }
         let conditioning = 1 / (1 + pow(positionSigma / 0.05, 4) + pow(rotationSigmaDegrees / 0.8, 4))
         return evidence * distinctness * conditioning

@@ -135,11 +135,12 @@ import FoundationNetworking
             #expect(em.translation < 0.05 && degrees(em.rotation) < 1)
         }
 
-        // The engine's stages reach /metrics.
+        // The engine's stages reach /metrics: two single-frame and one multi-frame query.
         let (text, _) = try await URLSession.shared.data(from: URL(string: "http://127.0.0.1:\(server.port)/metrics")!)
         let exposition = String(decoding: text, as: UTF8.self)
-        for stage in ["extract", "match", "pose"] {
-            #expect(exposition.contains("vps_stage_seconds_count{stage=\"\(stage)\"} 2"))
+        for stage in ["extract", "match", "pose", "margin"] {
+            #expect(exposition.contains("vps_stage_seconds_count{stage=\"\(stage)\"} 3"))
         }
+        #expect(exposition.contains("vps_stage_seconds_count{stage=\"retrieve\"} 2"))
     }
 }

@@ -9,7 +9,7 @@ BENCH_DATA   ?= bench/data
 DEB_PACKAGES ?= pkg-config zlib1g-dev libturbojpeg0-dev libpng-dev libopencv-dev libssl-dev libsqlite3-dev libmicrohttpd-dev python3-venv
 SWIFT_FLAGS  ?=
 
-.PHONY: all deps build test lint format demo bench bench-solvers bench-features bench-mapfile bench-server eval-motorcycle clean
+.PHONY: all deps build test lint format demo bench bench-solvers bench-features bench-mapfile bench-server bench-localize eval-motorcycle eval-calibration clean
 
 all: build
 
@@ -56,7 +56,7 @@ demo: deps
 	$(SWIFT) run -c release multiset demo
 
 ## bench: every benchmark (ratios against reference peers measured in the same run).
-bench: bench-solvers bench-features bench-mapfile bench-server
+bench: bench-solvers bench-features bench-mapfile bench-server bench-localize
 
 $(VENV)/.ok: bench/requirements.txt
 	$(PYTHON) -m venv $(VENV)
@@ -82,6 +82,20 @@ bench-features: deps $(VENV)/.ok
 	$(VENV)/bin/python bench/features/report.py --inputs $(BENCH_DATA)/features/ours.json $(BENCH_DATA)/features/peers.json --out bench/results/features.json
 	@echo "renderer (VPSSimulation), 640x480, one thread:"
 	$(SWIFT) run -c release --skip-build multiset bench render --venue room --frames 120 --seed 1
+
+## bench-localize: end-to-end query latency (960x720 JPEG in, pose out, one core) against a ~100k-point map,
+## per stage, single and 4-frame; our pose stage vs pycolmap on the same correspondences.
+bench-localize: deps $(VENV)/.ok
+	mkdir -p $(BENCH_DATA)/localize bench/results
+	$(SWIFT) build -c release --product multiset
+	$(SWIFT) run -c release --skip-build multiset bench localize --data $(BENCH_DATA)/localize --out $(BENCH_DATA)/localize/ours.json
+	$(VENV)/bin/python bench/localize/peers.py --data $(BENCH_DATA)/localize --ours $(BENCH_DATA)/localize/ours.json --out bench/results/localize.json
+
+## eval-calibration: confidence calibration on simulated venues (room ×3, corridor, twin rooms ×2; VPS-1, VPS-2,
+## 4 frames): wrong answers among those with confidence ≥ 0.3 / ≥ 0.2 (SPEC §18.2 limits 1 % / 3 %).
+eval-calibration: deps
+	$(SWIFT) build -c release --product multiset
+	bash bench/calibration/run.sh
 
 ## bench-mapfile: map file load speed (target ≥ 200 MB/s).
 bench-mapfile: deps

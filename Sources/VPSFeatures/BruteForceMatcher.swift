@@ -88,7 +88,8 @@ public enum BruteForceMatcher {
     }
 
     static func scan(_ queries: BinaryDescriptors, _ train: BinaryDescriptors, k: Int, columnMinima: Bool) -> Scan {
-        queries.words.withUnsafeBufferPointer { q in
+        if k <= 2 { return kernelScan(queries, train, k: k, columnMinima: columnMinima) }
+        return queries.words.withUnsafeBufferPointer { q in
             train.words.withUnsafeBufferPointer { t in
                 scanRows(
                     queryCount: queries.count, trainCount: train.count, k: k, columnMinima: columnMinima,
@@ -100,6 +101,31 @@ public enum BruteForceMatcher {
                 }
             }
         }
+    }
+
+    /// `scan` for k ≤ 2 through the C kernels of `HammingNearestTwo` (AVX-512 / POPCNT at run time):
+    /// rows query → train, column minima as the nearest query of each train descriptor. Same results,
+    /// ties included (the lower index first).
+    static func kernelScan(_ queries: BinaryDescriptors, _ train: BinaryDescriptors, k: Int, columnMinima: Bool) -> Scan
+    {
+        let two = HammingNearestTwo.nearest(queries, in: train)
+        var neighbors = two
+        if k == 1 {
+            neighbors = NearestNeighbors(k: 1, queryCount: queries.count)
+            for q in 0..<queries.count {
+                guard let m = two.nearest(q) else { continue }
+                var distance = m.distance
+                var index = m.train
+                neighbors.store(query: q, distances: &distance, indices: &index, count: 1, transform: { $0 })
+            }
+        }
+        neighbors.distanceComputations = queries.count * train.count
+        var columnArgmin = [Int32](repeating: -1, count: columnMinima ? train.count : 0)
+        if columnMinima && !queries.isEmpty {
+            let reverse = HammingNearestTwo.nearest(train, in: queries)
+            for t in 0..<train.count { columnArgmin[t] = reverse.nearest(t)?.train ?? -1 }
+        }
+        return Scan(neighbors: neighbors, columnArgmin: columnArgmin)
     }
 
     static func scan(_ queries: FloatDescriptors, _ train: FloatDescriptors, k: Int, columnMinima: Bool) -> Scan {

@@ -135,7 +135,9 @@ public enum Localizer {
             out.failure = .tooFewInliers
             return out
         }
-        let tight = PoseTightening(pose: ransacPose, pixels: pixels, points: points, sigmas: sigmas, camera: camera)
+        let tight = PoseTightening(
+            pose: ransacPose, pixels: pixels, points: points,
+            sigmas: options.weightByScale ? sigmas : sigmas.map { _ in 1 }, camera: camera)
         let pose = options.tighten ? tight.pose : ransacPose
         out.positionSigma = tight.positionSigma
         out.rotationSigmaDegrees = tight.rotationSigmaDegrees

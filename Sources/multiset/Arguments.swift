@@ -9,7 +9,10 @@ struct Arguments {
 
     /// Parses `args` (without the program name); `booleanFlags` take no value.
     init(
-        _ args: [String], booleanFlags: Set<String> = ["help", "json", "verbose", "use-truth", "leave-one-out"]
+        _ args: [String],
+        booleanFlags: Set<String> = [
+            "help", "json", "verbose", "use-truth", "leave-one-out", "no-tighten", "no-scale-weights",
+        ]
     ) throws(UsageError) {
         var i = 0
         while i < args.count {

@@ -110,6 +110,7 @@ enum LocalizeCommand {
         if let t = args.string("threshold"), let v = Double(t) { options.pose.maxReprojectionError = v }
         if let t = args.string("ratio"), let v = Float(t) { options.ratio = v }
         if args.flag("no-tighten") { options.tighten = false }
+        if args.flag("no-scale-weights") { options.weightByScale = false }
         if let m = args.string("mode") {
             guard let mode = SearchMode(rawValue: m.replacingOccurrences(of: "vps", with: "vps-")) else {
                 throw UsageError("--mode takes vps1 or vps2")

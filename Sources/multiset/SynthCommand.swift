@@ -14,7 +14,8 @@ enum SynthCommand {
                               [--break START:DURATION]... [--reset SECONDS]... [--background START:DURATION]...
 
         Generates the venue and an AR session walking through it, renders N frames and writes DIR/captures.json
-        and DIR/images/frame_NNNNNN.jpg. Everything is determined by --seed.
+        and DIR/images/frame_NNNNNN.jpg. Everything is determined by --seed (the venue) and --path-seed (the
+        trajectory and the session's noise; default: --seed).
 
           --venue         room (6 × 5 m), corridor (20 × 2 m), aliasing (two identical rooms), object (a box on a table)
           --trajectory    scan (default: full turns at stations over every room, for map building), walk (~1 m/s),
@@ -51,6 +52,14 @@ enum SynthCommand {
         guard frames >= 1 else { throw UsageError("synth: --frames must be at least 1") }
         guard let seedText = args.string("seed") else { throw UsageError("synth: --seed is required\n\(usage)") }
         guard let seed = UInt64(seedText) else { throw UsageError("synth: --seed expects a non-negative integer") }
+        // `--path-seed`: another trajectory and session through the same venue (default: --seed).
+        let pathSeed =
+            try args.string("path-seed").map { text throws(UsageError) -> UInt64 in
+                guard let v = UInt64(text) else {
+                    throw UsageError("synth: --path-seed expects a non-negative integer")
+                }
+                return v
+            } ?? seed
         guard let out = args.string("out") else { throw UsageError("synth: --out is required\n\(usage)") }
         let width = try args.int("width", default: 640), height = try args.int("height", default: 480)
         guard (16...8192).contains(width), (16...8192).contains(height) else {
@@ -88,12 +97,12 @@ enum SynthCommand {
         let frameInterval: Double
         switch trajectoryKind {
         case .scan:
-            trajectory = Trajectory.generate(.scan, in: venue, seed: seed)
+            trajectory = Trajectory.generate(.scan, in: venue, seed: pathSeed)
             frameInterval = interval ?? trajectory.duration / Double(max(frames - 1, 1))
         case .walk, .lookAround:
             frameInterval = interval ?? 0.2
             trajectory = Trajectory.generate(
-                trajectoryKind, in: venue, duration: Double(frames - 1) * frameInterval + background, seed: seed)
+                trajectoryKind, in: venue, duration: Double(frames - 1) * frameInterval + background, seed: pathSeed)
         }
         let focal = 0.78125 * Double(width)
         var configuration = ARSessionConfiguration(
@@ -105,7 +114,8 @@ enum SynthCommand {
             worldOriginResets: resets,
             backgroundPeriods: backgrounds.map { ARSessionConfiguration.BackgroundPeriod(start: $0.0, duration: $0.1) })
         if sensorName == "phone" { configuration.sensor = .phone }
-        var session = ARSessionSimulator(venue: venue, trajectory: trajectory, configuration: configuration, seed: seed)
+        var session = ARSessionSimulator(
+            venue: venue, trajectory: trajectory, configuration: configuration, seed: pathSeed)
         var writer = try CaptureWriter(
             directory: directory,
             device: CaptureDataset.Device(model: "simulator", name: "\(venue.name), \(trajectoryKind.rawValue)"),

@@ -97,9 +97,11 @@ import VPSTestSupport
                 format: "VPS-1: %d queries, recall(5 cm, 1°) %.3f, (25 cm, 2°) %.3f, median %.1f mm / %.3f°",
                 s.queries, s.recall(0.05, 1), s.recall(0.25, 2), s.medianPosition * 1000, s.medianRotation))
         #expect(s.queries >= 40)
-        #expect(s.recall(0.05, 1) >= 0.85)
+        // Measured: recall 0.927 (the misses are close views of plain cabinet doors, failing explicitly),
+        // median 3.8 mm / 0.06°.
+        #expect(s.recall(0.05, 1) >= 0.9)
         #expect(s.medianPosition <= 0.01)
-        #expect(s.medianRotation <= 0.15)
+        #expect(s.medianRotation <= 0.1)
         #expect(s.confidentWrong == 0)
     }
 
@@ -127,6 +129,17 @@ import VPSTestSupport
                 CameraPose(CameraAxes.cvPose(fromARKit: group[0].arWorldFromCamera).inverse * $0.rigid)
             }
             score.add(camFromMap, confidence: outcome.confidence, truth: Self.truth(group[0]))
+            if let p = camFromMap {
+                let e = p.error(to: Self.truth(group[0]))
+                if e.positionMeters > 0.05 || e.rotationDegrees > 1 || outcome.confidence < 0.2 {
+                    print(
+                        "multi-frame miss at frame \(start): \(e.positionMeters * 1000) mm, \(e.rotationDegrees)°, "
+                            + "inliers \(outcome.inliers), margin \(outcome.inlierMargin ?? 0), "
+                            + "confidence \(outcome.confidence)")
+                }
+            } else {
+                print("multi-frame miss at frame \(start): \(outcome.failure.map { $0.rawValue } ?? "low confidence")")
+            }
         }
         print(
             String(

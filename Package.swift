@@ -10,6 +10,9 @@ let package = Package(
         .library(name: "VPSGeometry", targets: ["VPSGeometry"]),
         .library(name: "VPSProtocol", targets: ["VPSProtocol"]),
         .library(name: "MultiSetSDK", targets: ["MultiSetSDK"]),
+        // Samples: the seed screens' view models (pure Swift) and the SwiftUI/ARKit app layer (Apple only).
+        .library(name: "MultiSetSampleKit", targets: ["MultiSetSampleKit"]),
+        .library(name: "MultiSetSampleApp", targets: ["MultiSetSampleApp"]),
         // Tools.
         .executable(name: "multiset", targets: ["multiset"]),
     ],
@@ -18,6 +21,10 @@ let package = Package(
         .target(name: "VPSGeometry"),
         .target(name: "VPSProtocol", dependencies: ["VPSGeometry"]),
         .target(name: "MultiSetSDK", dependencies: ["VPSGeometry", "VPSProtocol"]),
+
+        // MARK: Samples (view models: pure Swift; SwiftUI views and the ARKit adapter: Apple only)
+        .target(name: "MultiSetSampleKit", dependencies: ["MultiSetSDK"]),
+        .target(name: "MultiSetSampleApp", dependencies: ["MultiSetSampleKit"]),
 
         // MARK: System libraries (headers and link flags through pkg-config)
         .systemLibrary(
@@ -56,7 +63,7 @@ let package = Package(
             name: "multiset",
             dependencies: [
                 "VPSGeometry", "VPSFeatures", "VPSMap", "VPSLocalizer", "VPSServer", "VPSSimulation", "VPSCapture",
-                "VPSTestSupport",
+                "VPSTestSupport", "MultiSetSDK", "MultiSetSampleKit",
             ]),
 
         // MARK: Test support and tests
@@ -71,6 +78,7 @@ let package = Package(
             name: "VPSLocalizerTests", dependencies: ["VPSLocalizer", "VPSMap", "VPSSimulation", "VPSTestSupport"]),
         .testTarget(name: "VPSProtocolTests", dependencies: ["VPSProtocol", "VPSTestSupport"]),
         .testTarget(name: "MultiSetSDKTests", dependencies: ["MultiSetSDK", "VPSTestSupport"]),
+        .testTarget(name: "MultiSetSampleKitTests", dependencies: ["MultiSetSampleKit", "MultiSetSDK"]),
         .testTarget(
             name: "VPSServerTests",
             dependencies: ["VPSServer", "VPSMap", "VPSSimulation", "VPSImaging", "VPSTestSupport"]),

@@ -1,0 +1,3 @@
+#if canImport(SwiftUI) && canImport(ARKit)
+import MultiSetSampleKit
+#endif

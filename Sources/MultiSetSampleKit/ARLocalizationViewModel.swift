@@ -324,7 +324,8 @@ public final class ARLocalizationViewModel: ChangeNotifying {
 
     private func corrected(from: Pose, to: Pose, trust: AnchorTrust) {
         guard showAlerts else { return }
-        showToastMessage(ToastText.reanchored(meters: simd_distance(from.position, to.position), trust: trust), success: true)
+        showToastMessage(
+            ToastText.reanchored(meters: simd_distance(from.position, to.position), trust: trust), success: true)
         correctionToastShown = true
         notifyChange()
     }
@@ -391,7 +392,11 @@ public final class ARLocalizationViewModel: ChangeNotifying {
         update(&captureProgress, progress)
         if let p = progress, let card = runStatus, case .capturing = card.phase {
             let total = max(1, p.total)
-            update(&runStatus, RunStatusCard(phase: .capturing(index: min(p.captured + 1, total), total: total), isBackground: card.isBackground))
+            update(
+                &runStatus,
+                RunStatusCard(
+                    phase: .capturing(index: min(p.captured + 1, total), total: total), isBackground: card.isBackground)
+            )
         }
         update(&gpsFix, locationProvider?.latest)
         return changed

@@ -14,67 +14,82 @@ public enum SettingsCatalog {
     /// All groups.
     public static var sections: [Section] {
         [
-        Section(
-            title: "Map / MapSet",
-            fields: [
-                choice("mapType", "Map type", ["Map", "MapSet"], get: { $0.mapType == .map ? "Map" : "MapSet" },
-                    set: { $0.mapType = $1 == "MapSet" ? .mapSet : .map }),
-                text("mapCode", "Map code", \.mapCode),
-                text("mapSetCode", "MapSet code", \.mapSetCode),
-                list("hintMapCodes", "Hint map codes", \.hintMapCodes),
-                text("hintPosition", "Hint position (x,y,z)", \.hintPosition),
-                text("hintFloorHeight", "Hint floor height (a,b)", \.hintFloorHeight),
-                integer("hintRadius", "Hint radius", \.hintRadius, 1...100, "m"),
-                toggle("use2DFiltering", "2D filtering", \.use2DFiltering),
-            ]),
-        Section(
-            title: "Localization",
-            fields: [
-                choice("localizationMode", "Mode", LocalizationMode.allCases.map(\.rawValue),
-                    get: { $0.config.localizationMode.rawValue },
-                    set: { $0.config.localizationMode = LocalizationMode(rawValue: $1) ?? $0.config.localizationMode }),
-                choice("queryMode", "Query mode", QueryMode.allCases.map(\.label),
-                    get: { $0.config.queryMode.label },
-                    set: { d, label in
-                        d.config.queryMode = QueryMode.allCases.first { $0.label == label } ?? d.config.queryMode
-                    }),
-                toggle("autoLocalize", "Auto localize", \.autoLocalize),
-                toggle("backgroundLocalization", "Background localization", \.backgroundLocalization),
-                decimal("bgLocalizationDurationSeconds", "Background interval", \.bgLocalizationDurationSeconds,
-                    10...180, "s"),
-                toggle("relocalization", "Relocalization", \.relocalization),
-                integer("numberOfFrames", "Number of frames", \.numberOfFrames, 4...6, ""),
-                integer("frameCaptureIntervalMs", "Frame capture interval", \.frameCaptureIntervalMs, 300...800, "ms"),
-                toggle("confidenceCheck", "Confidence check", \.confidenceCheck),
-                float("confidenceThreshold", "Confidence threshold", \.confidenceThreshold, 0.2...0.8, ""),
-                toggle("firstLocalizationUntilSuccess", "First localization until success",
-                    \.firstLocalizationUntilSuccess),
-                toggle("poseConsistencyCheck", "Pose consistency check", \.poseConsistencyCheck),
-                float("poseConsistencyThreshold", "Pose consistency distance", \.poseConsistencyThreshold, 1.5...15, "m"),
-                float("poseConsistencyYawThreshold", "Pose consistency yaw", \.poseConsistencyYawThreshold, 10...60, "°"),
-                SettingsField(
-                    id: "mapAliasingRisk", label: "Map aliasing risk (CODE=1.0–5.0, …)", kind: .list,
-                    get: { .text(aliasingText($0.config.mapAliasingRisk)) },
-                    set: { d, v in if case .text(let t) = v { d.config.mapAliasingRisk = parseAliasing(t) } }),
-                toggle("meshVisualization", "Mesh visualization", \.meshVisualization),
-                toggle("passGeoPose", "GPS hint", \.passGeoPose),
-                toggle("geoCoordinatesInResponse", "Geo coordinates in response", \.geoCoordinatesInResponse),
-                integer("imageQuality", "Image quality", \.imageQuality, 50...100, ""),
-                toggle("showAlerts", "Show alerts", \.showAlerts),
-            ]),
-        Section(
-            title: "Object tracking",
-            fields: [
-                list("objectCodes", "Object codes", \.objectCodes),
-                toggle("autoObjectTracking", "Auto object tracking", \.autoObjectTracking),
-                toggle("backgroundObjectTracking", "Background object tracking", \.backgroundObjectTracking),
-                decimal("bgObjectTrackingDurationSeconds", "Background tracking interval",
-                    \.bgObjectTrackingDurationSeconds, 5...30, "s"),
-                toggle("restartObjectTracking", "Restart after tracking loss", \.restartObjectTracking),
-                decimal("objectTrackingCaptureDelay", "Capture delay", \.objectTrackingCaptureDelay, 0.5...3.0, "s"),
-                toggle("firstObjectTrackingUntilSuccess", "First object tracking until success",
-                    \.firstObjectTrackingUntilSuccess),
-            ]),
+            Section(
+                title: "Map / MapSet",
+                fields: [
+                    choice(
+                        "mapType", "Map type", ["Map", "MapSet"], get: { $0.mapType == .map ? "Map" : "MapSet" },
+                        set: { $0.mapType = $1 == "MapSet" ? .mapSet : .map }),
+                    text("mapCode", "Map code", \.mapCode),
+                    text("mapSetCode", "MapSet code", \.mapSetCode),
+                    list("hintMapCodes", "Hint map codes", \.hintMapCodes),
+                    text("hintPosition", "Hint position (x,y,z)", \.hintPosition),
+                    text("hintFloorHeight", "Hint floor height (a,b)", \.hintFloorHeight),
+                    integer("hintRadius", "Hint radius", \.hintRadius, 1...100, "m"),
+                    toggle("use2DFiltering", "2D filtering", \.use2DFiltering),
+                ]),
+            Section(
+                title: "Localization",
+                fields: [
+                    choice(
+                        "localizationMode", "Mode", LocalizationMode.allCases.map(\.rawValue),
+                        get: { $0.config.localizationMode.rawValue },
+                        set: {
+                            $0.config.localizationMode = LocalizationMode(rawValue: $1) ?? $0.config.localizationMode
+                        }),
+                    choice(
+                        "queryMode", "Query mode", QueryMode.allCases.map(\.label),
+                        get: { $0.config.queryMode.label },
+                        set: { d, label in
+                            d.config.queryMode = QueryMode.allCases.first { $0.label == label } ?? d.config.queryMode
+                        }),
+                    toggle("autoLocalize", "Auto localize", \.autoLocalize),
+                    toggle("backgroundLocalization", "Background localization", \.backgroundLocalization),
+                    decimal(
+                        "bgLocalizationDurationSeconds", "Background interval", \.bgLocalizationDurationSeconds,
+                        10...180, "s"),
+                    toggle("relocalization", "Relocalization", \.relocalization),
+                    integer("numberOfFrames", "Number of frames", \.numberOfFrames, 4...6, ""),
+                    integer(
+                        "frameCaptureIntervalMs", "Frame capture interval", \.frameCaptureIntervalMs, 300...800, "ms"),
+                    toggle("confidenceCheck", "Confidence check", \.confidenceCheck),
+                    float("confidenceThreshold", "Confidence threshold", \.confidenceThreshold, 0.2...0.8, ""),
+                    toggle(
+                        "firstLocalizationUntilSuccess", "First localization until success",
+                        \.firstLocalizationUntilSuccess),
+                    toggle("poseConsistencyCheck", "Pose consistency check", \.poseConsistencyCheck),
+                    float(
+                        "poseConsistencyThreshold", "Pose consistency distance", \.poseConsistencyThreshold, 1.5...15,
+                        "m"),
+                    float(
+                        "poseConsistencyYawThreshold", "Pose consistency yaw", \.poseConsistencyYawThreshold, 10...60,
+                        "°"),
+                    SettingsField(
+                        id: "mapAliasingRisk", label: "Map aliasing risk (CODE=1.0–5.0, …)", kind: .list,
+                        get: { .text(aliasingText($0.config.mapAliasingRisk)) },
+                        set: { d, v in if case .text(let t) = v { d.config.mapAliasingRisk = parseAliasing(t) } }),
+                    toggle("meshVisualization", "Mesh visualization", \.meshVisualization),
+                    toggle("passGeoPose", "GPS hint", \.passGeoPose),
+                    toggle("geoCoordinatesInResponse", "Geo coordinates in response", \.geoCoordinatesInResponse),
+                    integer("imageQuality", "Image quality", \.imageQuality, 50...100, ""),
+                    toggle("showAlerts", "Show alerts", \.showAlerts),
+                ]),
+            Section(
+                title: "Object tracking",
+                fields: [
+                    list("objectCodes", "Object codes", \.objectCodes),
+                    toggle("autoObjectTracking", "Auto object tracking", \.autoObjectTracking),
+                    toggle("backgroundObjectTracking", "Background object tracking", \.backgroundObjectTracking),
+                    decimal(
+                        "bgObjectTrackingDurationSeconds", "Background tracking interval",
+                        \.bgObjectTrackingDurationSeconds, 5...30, "s"),
+                    toggle("restartObjectTracking", "Restart after tracking loss", \.restartObjectTracking),
+                    decimal(
+                        "objectTrackingCaptureDelay", "Capture delay", \.objectTrackingCaptureDelay, 0.5...3.0, "s"),
+                    toggle(
+                        "firstObjectTrackingUntilSuccess", "First object tracking until success",
+                        \.firstObjectTrackingUntilSuccess),
+                ]),
         ]
     }
 
@@ -83,7 +98,9 @@ public enum SettingsCatalog {
 
     // MARK: Builders
 
-    private static func toggle(_ id: String, _ label: String, _ path: WritableKeyPath<MultiSetConfig, Bool>)
+    private static func toggle(
+        _ id: String, _ label: String, _ path: WritableKeyPath<MultiSetConfig, Bool>
+    )
         -> SettingsField
     {
         SettingsField(
@@ -136,7 +153,9 @@ public enum SettingsCatalog {
             })
     }
 
-    private static func text(_ id: String, _ label: String, _ path: WritableKeyPath<MultiSetConfig, String>)
+    private static func text(
+        _ id: String, _ label: String, _ path: WritableKeyPath<MultiSetConfig, String>
+    )
         -> SettingsField
     {
         SettingsField(
@@ -144,7 +163,9 @@ public enum SettingsCatalog {
             set: { d, v in if case .text(let t) = v { d.config[keyPath: path] = t } })
     }
 
-    private static func list(_ id: String, _ label: String, _ path: WritableKeyPath<MultiSetConfig, [String]>)
+    private static func list(
+        _ id: String, _ label: String, _ path: WritableKeyPath<MultiSetConfig, [String]>
+    )
         -> SettingsField
     {
         SettingsField(

@@ -44,7 +44,8 @@ public struct SettingsField {
     public var rangeText: String? {
         switch kind {
         case .integer(let r, let unit): return Self.join("\(r.lowerBound)–\(r.upperBound)", unit)
-        case .decimal(let r, let unit): return Self.join("\(Self.format(r.lowerBound))–\(Self.format(r.upperBound))", unit)
+        case .decimal(let r, let unit):
+            return Self.join("\(Self.format(r.lowerBound))–\(Self.format(r.upperBound))", unit)
         default: return nil
         }
     }

@@ -45,7 +45,7 @@ let package = Package(
         .target(name: "VPSImaging", dependencies: ["CTurboJPEG", "CPNG", "CPNGShim"]),
         .target(name: "VPSFeatures", dependencies: ["VPSImaging", "CVBridge"]),
         .target(name: "VPSCapture", dependencies: ["VPSGeometry"]),
-        .target(name: "VPSSimulation", dependencies: ["VPSGeometry", "VPSImaging", "VPSCapture"]),
+        .target(name: "VPSSimulation", dependencies: ["VPSGeometry", "VPSImaging", "VPSCapture", "MultiSetSDK"]),
         .target(name: "VPSMap", dependencies: ["VPSGeometry", "VPSImaging", "VPSFeatures", "VPSCapture", "CZlib"]),
         .target(name: "VPSLocalizer", dependencies: ["VPSMap", "VPSFeatures", "VPSImaging", "VPSGeometry"]),
 
@@ -79,6 +79,10 @@ let package = Package(
         .testTarget(name: "VPSProtocolTests", dependencies: ["VPSProtocol", "VPSTestSupport"]),
         .testTarget(name: "MultiSetSDKTests", dependencies: ["MultiSetSDK", "VPSTestSupport"]),
         .testTarget(name: "MultiSetSampleKitTests", dependencies: ["MultiSetSampleKit", "MultiSetSDK"]),
+        // Simulator → SDK → `multiset serve` → engine on a loopback socket (slower; separate target).
+        .testTarget(
+            name: "MultiSetSDKEndToEndTests",
+            dependencies: ["MultiSetSDK", "VPSServer", "VPSMap", "VPSSimulation", "VPSImaging", "VPSTestSupport"]),
         .testTarget(
             name: "VPSServerTests",
             dependencies: ["VPSServer", "VPSMap", "VPSSimulation", "VPSImaging", "VPSTestSupport"]),

@@ -106,6 +106,7 @@ extension SessionMachine {
         if hasLocalized {
             hideMeshesForRecovery(&out)
             if config?.relocalization == true && isAuthenticated {
+                cancelRunAndTimers(now: context.now, &out)
                 activity = .suspended
                 if tracking == .normal { startRun(.relocalization, escalation: false, context, &out) }
             }

@@ -63,7 +63,7 @@ let package = Package(
             name: "multiset",
             dependencies: [
                 "VPSGeometry", "VPSFeatures", "VPSMap", "VPSLocalizer", "VPSServer", "VPSSimulation", "VPSCapture",
-                "VPSTestSupport", "MultiSetSDK", "MultiSetSampleKit",
+                "VPSTestSupport", "VPSProtocol", "MultiSetSDK", "MultiSetSampleKit",
             ]),
 
         // MARK: Test support and tests

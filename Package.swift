@@ -79,6 +79,12 @@ let package = Package(
         .testTarget(name: "VPSProtocolTests", dependencies: ["VPSProtocol", "VPSTestSupport"]),
         .testTarget(name: "MultiSetSDKTests", dependencies: ["MultiSetSDK", "VPSTestSupport"]),
         .testTarget(name: "MultiSetSampleKitTests", dependencies: ["MultiSetSampleKit", "MultiSetSDK"]),
+        // The demo's timeline against a stub server answering from the ground truth (fast, no engine).
+        .testTarget(
+            name: "MultiSetDemoTests",
+            dependencies: [
+                "multiset", "MultiSetSDK", "MultiSetSampleKit", "VPSSimulation", "VPSGeometry", "VPSProtocol",
+            ]),
         // Simulator → SDK → `multiset serve` → engine on a loopback socket (slower; separate target).
         .testTarget(
             name: "MultiSetSDKEndToEndTests",

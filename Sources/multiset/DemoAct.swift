@@ -75,13 +75,23 @@ final class DemoAct {
     }
 
     // swiftlint:disable:next function_body_length
-    func run(cacheDirectory: URL, inner: any HTTPTransport = URLSessionTransport()) -> Summary {
+    /// Runs the act.
+    ///
+    /// - Parameters:
+    ///   - cacheDirectory: the SDK's mesh cache.
+    ///   - makeTransport: the real transport under the virtual-time one (default: URLSession); it is told
+    ///     how to read the newest simulated frame (tests answer from the ground truth).
+    func run(
+        cacheDirectory: URL,
+        makeTransport: (@escaping @Sendable () -> SimulatedFrame?) -> any HTTPTransport = { _ in URLSessionTransport() }
+    ) -> Summary {
         let started = DispatchTime.now().uptimeNanoseconds
         var summary = Summary(title: title)
         let ui = DispatchQueue(label: "multiset.demo.ui")
         let clock = ManualScheduler(start: 0)
         let source = SimulatedFrameSource(simulator: simulator)
-        let transport = DemoTransport(inner: inner, clock: clock, currentFrame: { source.current })
+        let transport = DemoTransport(
+            inner: makeTransport({ source.current }), clock: clock, currentFrame: { source.current })
         let sdk = MultiSet(
             environment: MultiSetEnvironment(
                 clock: clock, scheduler: clock, transport: transport, cacheDirectory: cacheDirectory,

@@ -1,3 +1,0 @@
-#if canImport(SwiftUI) && canImport(ARKit)
-import MultiSetSampleKit
-#endif

@@ -22,7 +22,7 @@ import VPSGeometry
 
     @Test func randomizedFaults() {
         var failures: [String] = []
-        for seed in 0..<1500 {
+        for seed in 0..<2000 {
             if let problem = Self.run(seed: UInt64(seed)) { failures.append("seed \(seed): \(problem)") }
             if failures.count > 3 { break }
         }

@@ -164,3 +164,63 @@ import Testing
         #expect(h.sdk.anchorTrust == .provisional)
     }
 }
+
+@Suite struct EscalationCooldownTests {
+    /// SPEC §8.9: no escalation within 5 s of the previous one finishing, even with the
+    /// once-per-background-cycle flag cleared.
+    @Test func noEscalationWithinFiveSecondsOfTheLast() {
+        let h = GateIntegrationTests.trustedHarness()
+        for _ in 0..<2 {
+            h.sdk.localize()
+            h.answerQuery(200, Bodies.single(x: 20))
+        }
+        h.advance(1.5)
+        #expect(h.transport.requests("/multi-image-query").count == 2)
+        h.answerQuery(200, Bodies.multi(x: 20))  // the escalation is rejected too; it finished now
+        h.sdk.localize()
+        h.answerQuery(200, Bodies.single())  // agreeing: counter back to 0
+        h.sdk.driver.mutateForTesting { $0.escalatedSinceBackgroundFire = false }
+        h.advance(2)
+        for _ in 0..<2 {
+            h.sdk.localize()
+            h.answerQuery(200, Bodies.single(x: 20))
+        }
+        #expect(!h.sdk.isLocalizing)
+        #expect(h.transport.requests("/multi-image-query").count == 2)
+        // After the cooldown the same pattern escalates again.
+        h.sdk.localize()
+        h.answerQuery(200, Bodies.single())
+        h.sdk.driver.mutateForTesting { $0.escalatedSinceBackgroundFire = false }
+        h.advance(5)
+        for _ in 0..<2 {
+            h.sdk.localize()
+            h.answerQuery(200, Bodies.single(x: 20))
+        }
+        #expect(h.sdk.isLocalizing)
+        h.advance(1.5)
+        #expect(h.transport.requests("/multi-image-query").count == 3)
+    }
+}
+
+@Suite struct ConcurrencyTests {
+    /// Public members from many threads at once: no crash, no deadlock, a consistent end state.
+    @Test func publicMembersFromAnyThread() {
+        let h = SDKHarness()
+        h.start()
+        let sdk = h.sdk
+        DispatchQueue.concurrentPerform(iterations: 400) { i in
+            switch i % 6 {
+            case 0: sdk.localize()
+            case 1: sdk.stopLocalization()
+            case 2: _ = sdk.isLocalizing && sdk.isShowingOverlay
+            case 3: sdk.notifyTracking(i % 12 == 3 ? .limited(.other) : .normal)
+            case 4: _ = sdk.captureProgress
+            default: sdk.setMeshVisible(i % 2 == 0)
+            }
+        }
+        sdk.stopLocalization()
+        h.flush()
+        #expect(!sdk.isLocalizing)
+        #expect(sdk.isAuthenticated)
+    }
+}

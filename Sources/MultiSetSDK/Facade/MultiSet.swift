@@ -124,8 +124,8 @@ public final class MultiSet: @unchecked Sendable {
 
     /// The normalized API root in force.
     public var activeBaseURL: String { driver.read { $0.config?.baseURL } ?? MultiSetConfig.defaultBaseURL }
-    /// The bearer token, once authenticated.
-    public var authToken: String? { driver.authToken }
+    /// The bearer token while authenticated.
+    public var authToken: String? { isAuthenticated ? driver.authToken : nil }
     /// `initialize` succeeded and `release` was not called.
     public var isInitialized: Bool { driver.read { $0.isInitialized } }
     /// A token was obtained and is still accepted.

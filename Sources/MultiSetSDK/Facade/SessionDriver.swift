@@ -22,6 +22,7 @@ final class SessionDriver: @unchecked Sendable {
     private var client: APIClient?
     private var meshLoader: MeshLoader?
     private var streams: [Int: AsyncStream<MultiSetEvent>.Continuation] = [:]
+    private var inFlight: [Int: RequestHandle] = [:]
     private var nextStreamID = 0
 
     init(environment: MultiSetEnvironment) {
@@ -32,6 +33,9 @@ final class SessionDriver: @unchecked Sendable {
 
     /// Reads the machine under the lock.
     func read<T>(_ body: (SessionMachine) -> T) -> T { lock.withLock { body(machine) } }
+
+    /// Edits the machine under the lock (test hooks only).
+    func withMachine(_ body: (inout SessionMachine) -> Void) { lock.withLock { body(&machine) } }
 
     var authToken: String? { lock.withLock { client }?.currentToken }
 
@@ -79,8 +83,12 @@ final class SessionDriver: @unchecked Sendable {
         draining = true
         while !inbox.isEmpty {
             let next = inbox.removeFirst()
+            let provider = locationProvider
+            lock.unlock()
+            // The provider is host code: read it without holding the lock.
             let context = SessionContext(
-                now: environment.clock.now(), date: environment.clock.wallDate(), geoFix: locationProvider?.latest)
+                now: environment.clock.now(), date: environment.clock.wallDate(), geoFix: provider?.latest)
+            lock.lock()
             let actions = machine.handle(next, context: context)
             enqueueCallbacks(actions)
             lock.unlock()
@@ -150,7 +158,7 @@ final class SessionDriver: @unchecked Sendable {
             let source = lock.withLock { frameSource }
             post(.frameAcquired(runID: id, source?.acquire()))
         case .sendQuery(let id, let plan): sendQuery(id, plan)
-        case .cancelQuery: break
+        case .cancelQuery(let id): lock.withLock { inFlight.removeValue(forKey: id) }?.cancel()
         case .loadMapMesh(let request):
             guard let loader = lock.withLock({ meshLoader }) else { return }
             loader.loadMap(request) { [weak self] result in
@@ -239,10 +247,17 @@ final class SessionDriver: @unchecked Sendable {
             }
         }
         let body = RequestBuilder.query(plan, frames: prepared, boundary: RequestBuilder.newBoundary())
-        client.send(
+        let handle = client.send(
             method: "POST", path: body.path, body: body.data, contentType: body.contentType,
             timeout: RequestTimeout.query, bodySent: { [weak self] in self?.post(.bodySent(runID: id)) },
-            completion: { [weak self] outcome in self?.post(.queryFinished(runID: id, outcome)) })
+            completion: { [weak self] outcome in
+                guard let self else { return }
+                _ = self.lock.withLock { self.inFlight.removeValue(forKey: id) }
+                self.post(.queryFinished(runID: id, outcome))
+            })
+        lock.withLock {
+            if !handle.isCancelled { inFlight[id] = handle }
+        }
     }
 
     private func sendObjectQuery(_ id: Int, _ frame: CameraFrame, _ codes: [String], _ config: MultiSetConfig) {

@@ -189,23 +189,28 @@ final class APIClient: @unchecked Sendable {
     // MARK: Requests
 
     /// Sends an authenticated request: fresh token first, then on 401 one renewal and one retry.
+    @discardableResult
     func send(
         method: String, path: String, body: Data = Data(), contentType: String? = nil,
         timeout: TimeInterval, bodySent: @escaping @Sendable () -> Void,
         completion: @escaping @Sendable (APIOutcome) -> Void
-    ) {
+    ) -> RequestHandle {
+        let handle = RequestHandle()
         guard let url = URL(string: path.hasPrefix("http") ? path : baseURL + path) else {
             completion(.transportFailure(MultiSetError(kind: .network, message: Messages.network("bad URL \(path)"))))
-            return
+            return handle
         }
         attempt(
             method: method, url: url, body: body, contentType: contentType, timeout: timeout,
-            retried: false, bodySent: bodySent, completion: completion)
+            retried: false, handle: handle, bodySent: bodySent,
+            completion: { outcome in if !handle.isCancelled { completion(outcome) } })
+        return handle
     }
 
     private func attempt(
         method: String, url: URL, body: Data, contentType: String?, timeout: TimeInterval, retried: Bool,
-        bodySent: @escaping @Sendable () -> Void, completion: @escaping @Sendable (APIOutcome) -> Void
+        handle: RequestHandle, bodySent: @escaping @Sendable () -> Void,
+        completion: @escaping @Sendable (APIOutcome) -> Void
     ) {
         freshToken(force: retried) { [weak self] tokenResult in
             guard let self else { return }
@@ -218,7 +223,8 @@ final class APIClient: @unchecked Sendable {
                 var headers = ["Authorization": "Bearer \(token)", "Accept": "application/json"]
                 if let contentType { headers["Content-Type"] = contentType }
                 let request = HTTPRequest(method: method, url: url, headers: headers, body: body, timeout: timeout)
-                self.perform(request, bodySent: bodySent) { result in
+                guard !handle.isCancelled else { return }
+                self.perform(request, handle: handle, bodySent: bodySent) { result in
                     switch result {
                     case .failure(let error):
                         completion(.transportFailure(Messages.transportError(error)))
@@ -231,7 +237,7 @@ final class APIClient: @unchecked Sendable {
                             self.logger.log("HTTP 401 on \(url.path); renewing the token and retrying once")
                             self.attempt(
                                 method: method, url: url, body: body, contentType: contentType, timeout: timeout,
-                                retried: true, bodySent: {}, completion: completion)
+                                retried: true, handle: handle, bodySent: {}, completion: completion)
                         }
                     case .success(let response):
                         completion(.response(response))
@@ -248,16 +254,21 @@ final class APIClient: @unchecked Sendable {
 
     /// One transport call with its timeout on the injected scheduler; exactly one completion.
     private func perform(
-        _ request: HTTPRequest, bodySent: @escaping @Sendable () -> Void,
+        _ request: HTTPRequest, handle: RequestHandle? = nil, bodySent: @escaping @Sendable () -> Void,
         _ completion: @escaping @Sendable (Result<HTTPResponse, TransportError>) -> Void
     ) {
         let once = OnceFlag()
         let taskBox = TaskBox()
+        handle?.onCancel {
+            guard once.claim() else { return }
+            taskBox.cancel()
+        }
         let timer = scheduler.schedule(after: request.timeout) {
             guard once.claim() else { return }
             taskBox.cancel()
             completion(.failure(.timedOut))
         }
+        handle?.onCancel { timer.cancel() }
         let task = transport.send(
             request,
             bodySent: { if !once.isClaimed { bodySent() } },
@@ -267,6 +278,36 @@ final class APIClient: @unchecked Sendable {
                 completion(result)
             })
         taskBox.set(task)
+    }
+}
+
+/// Cancels one logical request (its 401 retry included): the transport task and its timeout timer
+/// are cancelled and no completion runs afterwards.
+final class RequestHandle: @unchecked Sendable {
+    private let lock = NSLock()
+    private var cancelled = false
+    private var cancellers: [@Sendable () -> Void] = []
+
+    var isCancelled: Bool { lock.withLock { cancelled } }
+
+    /// Registers work to run on cancellation (at once if already cancelled).
+    func onCancel(_ body: @escaping @Sendable () -> Void) {
+        let now = lock.withLock {
+            if cancelled { return true }
+            cancellers.append(body)
+            return false
+        }
+        if now { body() }
+    }
+
+    func cancel() {
+        let work: [@Sendable () -> Void] = lock.withLock {
+            if cancelled { return [] }
+            cancelled = true
+            defer { cancellers.removeAll() }
+            return cancellers
+        }
+        work.forEach { $0() }
     }
 }
 

@@ -1,0 +1,85 @@
+import Foundation
+import Testing
+
+@testable import MultiSetSDK
+
+@Suite struct RequestTests {
+    static func fields(_ request: HTTPRequest) -> String { String(decoding: request.body, as: UTF8.self) }
+
+    /// SPEC §8.4: what every request carries.
+    @Test func mapSetRequestFields() {
+        let h = SDKHarness()
+        h.start(
+            SDKHarness.config {
+                $0.mapSetCode = "MSET_AAAAAAAAAAAA"
+                $0.hintMapCodes = ["MAP_1", "MAP_2"]
+                $0.queryMode = .vps2
+                $0.geoCoordinatesInResponse = true
+                $0.localizationMode = .multiFrame
+            })
+        h.sdk.localize()
+        h.advance(1.5)
+        let body = Self.fields(h.queries[0])
+        #expect(body.contains("name=\"mapSetCode\"\r\n\r\nMSET_AAAAAAAAAAAA"))
+        #expect(!body.contains("name=\"mapCode\""))
+        #expect(body.components(separatedBy: "name=\"hintMapCodes\"").count == 3)
+        #expect(body.contains("name=\"queryMode\"\r\n\r\nvps-2"))
+        #expect(body.contains("name=\"isRightHanded\"\r\n\r\ntrue"))
+        #expect(body.contains("name=\"convertToGeoCoordinates\"\r\n\r\ntrue"))
+        #expect(!body.contains("hintRadius"))
+        #expect(body.contains("name=\"image4\""))
+        #expect(h.queries[0].headers["Authorization"]?.hasPrefix("Bearer tok-") == true)
+    }
+
+    /// SPEC §11.3: a map set's relative pose (left-handed) becomes the mesh's right-handed local pose.
+    @Test func mapSetMeshLocalPose() {
+        let h = SDKHarness()
+        let base = h.transport.handler
+        h.transport.handler = { request in
+            let path = request.url.path
+            if path.hasSuffix("/vps/map-set/MSET_AAAAAAAAAAAA") {
+                return .respond(
+                    200,
+                    #"{"mapSet":{"_id":"s","mapSetCode":"MSET_AAAAAAAAAAAA","mapSetData":[{"_id":"e","order":1,"relativePose":{"position":{"x":1,"y":2,"z":3},"rotation":{"qx":0,"qy":0.7071068,"qz":0,"qw":0.7071068}},"map":{"_id":"m2","mapCode":"MAP_AAAAAAAAAAAA"},"baseMap":{}}]}}"#
+                )
+            }
+            if path.hasSuffix("/vps/map/MAP_AAAAAAAAAAAA") {
+                return .respond(200, #"{"_id":"m2","mapMesh":{"texturedMesh":{"meshLink":"t.glb"}}}"#)
+            }
+            if path.hasSuffix("/file") { return .respond(200, #"{"url":"http://vps.test/v1/files/download?key=t"}"#) }
+            if path.hasSuffix("/files/download") { return .respond(200, "glTF\u{2}\0\0\0\0\0\0\0") }
+            return base(request)
+        }
+        h.start(
+            SDKHarness.config {
+                $0.mapSetCode = "MSET_AAAAAAAAAAAA"; $0.meshVisualization = true
+            })
+        h.sdk.localize()
+        h.answerQuery(200, Bodies.single())
+        h.flush()
+        let added = h.scene.calls.compactMap { call -> Pose? in
+            if case .addMapMesh(_, _, let local, _) = call { return local } else { return nil }
+        }
+        #expect(added.count == 1)
+        if let local = added.first {
+            #expect(local.position == SIMD3<Float>(-1, 2, 3))
+            #expect(abs(local.rotation.vector.y + 0.7071068) < 1e-6 && abs(local.rotation.vector.w - 0.7071068) < 1e-6)
+        }
+        let key = h.transport.requests("/file").first?.url.query ?? ""
+        #expect(key == "key=t.glb")
+    }
+
+    @Test func releaseStopsEverything() {
+        let h = RecoveryTests.meshHarness()
+        h.sdk.localize()
+        h.answerQuery(200, Bodies.single())
+        #expect(h.sdk.authToken?.hasPrefix("tok-") == true)
+        h.sdk.release()
+        #expect(!h.sdk.isInitialized && !h.sdk.isAuthenticated && h.sdk.config == nil && !h.sdk.hasMapMesh)
+        #expect(h.sdk.authToken == nil)
+        h.sdk.localize()
+        #expect(h.queries.count == 1)
+        h.flush()
+        #expect(h.scene.mapMeshCodes.isEmpty)
+    }
+}

@@ -131,7 +131,9 @@ enum Demo {
         say(
             "[\(elapsed())] summary: \(answers.filter(\.accepted).count) fixes accepted, \(answers.filter { !$0.accepted }.count) discarded by the gate (\(wrongRejected) of them wrong), wrong answers applied: \(wrongAccepted == 0 ? "none" : "\(wrongAccepted)")"
         )
-        for s in summaries { say("top-down view: \(s.png)") }
+        say("top-down views (grey: map points, blue: true path, orange: AR path as the anchor places it,")
+        say("green/red circles: the server's accepted/discarded answers):")
+        for s in summaries { say("  \(s.png)") }
         return summaries
     }
 
@@ -218,7 +220,7 @@ enum Demo {
         let lat = latency.isEmpty ? Double.nan : latency[latency.count / 2]
         return String(
             format:
-                "%@: %d queries (median %.0f ms on the wire), %d fixes accepted (median answer error %.1f cm), %d discarded, %d failures reported; AR content placed within %.1f cm (median), %.1f cm (95%%); %.0f s of walk in %.1f s",
+                "%@: %d queries (median %.0f ms on the wire), %d fixes accepted (median answer error %.1f cm), %d discarded, %d failure(s) reported; AR content placed within %.1f cm (median), %.1f cm (95%%); %.0f s of walk in %.1f s",
             s.title, s.queries, lat, accepted.count, median * 100, s.answers.count - accepted.count, s.failures,
             p50 * 100, p95 * 100, s.virtualSeconds, s.realSeconds)
     }

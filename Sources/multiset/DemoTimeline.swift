@@ -45,7 +45,9 @@ struct DemoLine: Equatable {
     var time: Double
     var text: String
 
-    var rendered: String { String(format: "%7.1f  %-6@ %@", time, kind as NSString, text as NSString) }
+    var rendered: String {
+        String(format: "%7.1f  ", time) + kind.padding(toLength: 6, withPad: " ", startingAt: 0) + " " + text
+    }
 }
 
 /// Collects the timeline of one act and prints it as it goes.

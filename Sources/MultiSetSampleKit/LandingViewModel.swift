@@ -53,7 +53,7 @@ public final class LandingViewModel: ChangeNotifying {
     ///     with the standard store).
     public init(
         sdk: any MultiSetControlling, delegate: MultiSetSDKDelegate,
-        makeConfig: @escaping () -> MultiSetConfig = { SDKConfig.buildConfig(store: ConfigStore()) }
+        makeConfig: @escaping () -> MultiSetConfig = { SDKConfig.buildConfig() }
     ) {
         self.sdk = sdk
         self.delegate = delegate

@@ -24,10 +24,11 @@ public enum SDKConfig {
     ///
     /// - Parameters:
     ///   - environment: variables to read (the process environment by default; tests pass a dictionary).
-    ///   - store: saved settings applied last; nil for defaults and environment only (what Reset restores).
+    ///   - store: saved settings applied last (the standard `UserDefaults` by default); nil for defaults and
+    ///     environment only (what Reset restores).
     /// - Returns: an unvalidated config; the SDK validates it.
     public static func buildConfig(
-        environment: [String: String] = ProcessInfo.processInfo.environment, store: ConfigStore? = nil
+        environment: [String: String] = ProcessInfo.processInfo.environment, store: ConfigStore? = ConfigStore()
     ) -> MultiSetConfig {
         var config = MultiSetConfig()
         func value(_ name: String) -> String? {

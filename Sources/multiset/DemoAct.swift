@@ -90,15 +90,16 @@ final class DemoAct {
         let ui = DispatchQueue(label: "multiset.demo.ui")
         let clock = ManualScheduler(start: 0)
         let source = SimulatedFrameSource(simulator: simulator)
+        let recorder = AcquisitionRecorder(source)
         let transport = DemoTransport(
-            inner: makeTransport({ source.current }), clock: clock, currentFrame: { source.current })
+            inner: makeTransport({ recorder.lastAcquired }), clock: clock, currentFrame: { recorder.lastAcquired })
         let sdk = MultiSet(
             environment: MultiSetEnvironment(
                 clock: clock, scheduler: clock, transport: transport, cacheDirectory: cacheDirectory,
                 logger: .silent, callbackQueue: ui))
         let scene = RecordingScene()
         sdk.setScene(scene)
-        sdk.attach(frameSource: source)
+        sdk.attach(frameSource: recorder)
         let delegate = MultiSetSDKDelegate()
         let vm = ARLocalizationViewModel(
             sdk: sdk, delegate: delegate, localizationMode: config.localizationMode, scheduler: clock, clock: clock)
@@ -350,4 +351,26 @@ final class DemoAct {
         }
         return String(format: "%.2f m / %.0f°", a.error.meters, a.error.degrees)
     }
+}
+
+/// The simulated session as the SDK's frame source, remembering which simulated frame (with its ground
+/// truth) the SDK took last: that is the frame a single-frame query sends.
+final class AcquisitionRecorder: FrameSource, @unchecked Sendable {
+    private let source: SimulatedFrameSource
+    private let lock = NSLock()
+    private var last: SimulatedFrame?
+
+    init(_ source: SimulatedFrameSource) { self.source = source }
+
+    /// The simulated frame behind the newest `acquire()`.
+    var lastAcquired: SimulatedFrame? { lock.withLock { last } }
+
+    func acquire() -> CameraFrame? {
+        let frame = source.acquire()
+        let simulated = source.current
+        lock.withLock { last = simulated }
+        return frame
+    }
+
+    func resetWorldOrigin() { source.resetWorldOrigin() }
 }

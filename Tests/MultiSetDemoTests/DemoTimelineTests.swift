@@ -107,7 +107,6 @@ import VPSSimulation
         " 25.5 sdk discarded by the gate (falsePositive, insufficientViewpoints): false positive ##: # m / #° from the anchor (limits # m / #°), # of # viewpoints; the answer was # m / #° from the truth",
         " 25.5 screen card “✗ Not localized” · toast “Localization response received” · alert “Localization Discarded” “The result did not match your tracked position. Walk a few steps to a well-lit, distinctive area and localize again.” [Localize Again | Reset & Start Over | Dismiss]",
         " 25.5 screen overlay “Capturing image # of #” · card “Capturing #/#”",
-        " 25.6 screen overlay “Capturing image # of #” · card “Capturing #/#”",
         " 26.1 screen overlay “Capturing image # of #” · card “Capturing #/#”",
         " 26.5 screen overlay “Capturing image # of #” · card “Capturing #/#”",
         " 27.0 screen overlay “Uploading…” · card “Uploading…”",

@@ -68,7 +68,7 @@ final class ARHarness {
         h.appear()
         var changes = 0
         h.vm.onChange = { changes += 1 }
-        #expect(h.clock.pendingDelays == [0.1])
+        #expect(h.clock.pendingDelays.count == 1 && abs(h.clock.pendingDelays[0] - 0.1) < 1e-9)
         h.sdk.isLocalizing = true
         h.sdk.hasMapMesh = true
         h.sdk.isMapMeshLoading = true

@@ -91,13 +91,13 @@ final class LogLines {
     ]
 
     @Test func defaultsThenEnvironment() {
-        let c = SDKConfig.buildConfig(environment: Self.environment)
+        let c = SDKConfig.buildConfig(environment: Self.environment, store: nil)
         #expect(c.clientId == "client" && c.clientSecret == "secret")
         #expect(c.baseURL == "http://127.0.0.1:9000")
         #expect(c.mapCode == "MAP_ENV000000001" && c.mapSetCode == "")
         #expect(c.objectCodes == ["OBJ_A", "OBJ_B", "OBJ_C"])
         #expect(c.numberOfFrames == 4 && c.localizationMode == .multiFrame)
-        #expect(SDKConfig.buildConfig(environment: [:]) == MultiSetConfig())
+        #expect(SDKConfig.buildConfig(environment: [:], store: nil) == MultiSetConfig())
     }
 
     @Test func storeValuesComeLastButNeverCredentials() {

@@ -8,7 +8,9 @@ struct Arguments {
     private var consumed: Set<String> = []
 
     /// Parses `args` (without the program name); `booleanFlags` take no value.
-    init(_ args: [String], booleanFlags: Set<String> = ["help", "json", "verbose", "use-truth"]) throws(UsageError) {
+    init(
+        _ args: [String], booleanFlags: Set<String> = ["help", "json", "verbose", "use-truth", "quiet"]
+    ) throws(UsageError) {
         var i = 0
         while i < args.count {
             let a = args[i]

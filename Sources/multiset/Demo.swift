@@ -24,8 +24,8 @@ enum Demo {
         Runs the sample app's AR localization screen against the in-process server with a simulated phone:
         act 1 walks through --venue (default room), act 2 through the aliasing venue (two identical rooms,
         only one of them mapped). Maps are built once into DIR (default .multiset, the same data directory
-        `multiset serve` uses) and reused. Prints the screen's timeline and a summary; writes
-        OUT/demo-<venue>.png (default OUT: .multiset/demo).
+        `multiset serve` uses) and reused. Prints the screen's timeline (not with --quiet) and a summary;
+        writes OUT/demo-<venue>.png (default OUT: .multiset/demo).
         """
 
     static func run(_ args: inout Arguments) throws -> Int32 {
@@ -71,7 +71,7 @@ enum Demo {
         func elapsed() -> String {
             String(format: "%5.1f s", Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9)
         }
-        func say(_ line: String) { if o.echo { print(line) } }
+        func say(_ line: String) { print(line) }
         say(
             "MultiSet VPS demo (seed \(o.seed)): a phone walks through a synthetic venue; the sample app's AR screen drives the SDK against the server."
         )
@@ -94,7 +94,11 @@ enum Demo {
             venue: twin, seed: o.seed, data: data, onlyRoomA: true, log: { say("[\(elapsed())] \($0)") })
 
         let server = try DemoServer.start(data: data)
-        defer { server.stop() }
+        defer {
+            server.stop()
+            // The demo's client is single-use.
+            try? data.store.setClientDisabled(id: server.clientID, true)
+        }
         say("[\(elapsed())] server: \(server.baseURL) (in process), client \(server.clientID)")
         if let twinAct = try aliasingAct(o, venue: twin, code: twinMap.code, points: twinMap.points) {
             acts.append((twinAct, twinMap.code))
@@ -115,7 +119,7 @@ enum Demo {
                 script: act.script, echo: o.echo)
             say("")
             say("Act \(index + 1): \(act.title)")
-            say("   time  who    what")
+            if o.echo { say("   time  who    what") }
             var summary = configured.run(cacheDirectory: cache.appendingPathComponent("act\(index + 1)"))
             guard summary.queries > 0 || !summary.timeline.isEmpty else { continue }
             let png = o.out.appendingPathComponent("demo-\(act.venue.kind?.rawValue ?? "venue").png")

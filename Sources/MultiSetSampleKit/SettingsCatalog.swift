@@ -143,7 +143,11 @@ public enum SettingsCatalog {
         _ unit: String
     ) -> SettingsField {
         SettingsField(
-            id: id, label: label, kind: .decimal(range, unit: unit), get: { .number(Double($0.config[keyPath: path])) },
+            id: id, label: label, kind: .decimal(range, unit: unit),
+            get: {
+                // Through the shortest decimal form, so 0.8 as a Float reads 0.8, not 0.800000011920929.
+                .number(Double("\($0.config[keyPath: path])") ?? Double($0.config[keyPath: path]))
+            },
             set: { d, v in
                 switch v {
                 case .number(let n): d.config[keyPath: path] = Float(n)

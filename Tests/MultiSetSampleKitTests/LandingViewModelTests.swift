@@ -116,6 +116,15 @@ import Testing
         #expect(make(c).0.objectCountText == "1 object code")
     }
 
+    @Test func toast() {
+        let (vm, _) = make(Fixtures.config())
+        #expect(!vm.showToast)
+        vm.showToastMessage("Configuration saved")
+        #expect(vm.showToast && vm.toastMessage == "Configuration saved")
+        vm.dismissToast()
+        #expect(!vm.showToast)
+    }
+
     @Test func authenticateRetriesAfterFailure() {
         let (vm, sdk) = make(Fixtures.config())
         vm.onAppear()

@@ -121,6 +121,41 @@ import Testing
         #expect(vm.value("numberOfFrames") == .int(4))
     }
 
+    @Test func everyFieldRoundTrips() {
+        let (vm, sdk, _, _) = make()
+        for field in SettingsCatalog.fields {
+            let value: SettingsField.Value
+            switch field.kind {
+            case .toggle:
+                guard case .bool(let b) = vm.value(of: field) else {
+                    Issue.record("\(field.id) is not a Bool")
+                    continue
+                }
+                value = .bool(!b)
+            case .integer(let range, _): value = .int(range.upperBound)
+            case .decimal(let range, _): value = .number(range.upperBound)
+            case .choice(let options): value = .text(options.last!)
+            case .text:
+                value = .text(field.id == "hintPosition" ? "1,2,3" : field.id == "hintFloorHeight" ? "0,3" : "X")
+            case .list: value = .text(field.id == "mapAliasingRisk" ? "MAP_A=2" : "A, B")
+            }
+            vm.set(field, to: value)
+            #expect(vm.value(of: field) == value, "\(field.id)")
+        }
+        vm.save()
+        #expect(vm.validationMessages.isEmpty)
+        guard case .updateConfig(let sent) = sdk.calls.last else {
+            Issue.record("no updateConfig")
+            return
+        }
+        #expect(sent.numberOfFrames == 6 && sent.imageQuality == 100 && sent.hintRadius == 100)
+        #expect(sent.bgLocalizationDurationSeconds == 180 && sent.objectTrackingCaptureDelay == 3)
+        #expect(sent.mapSetCode == "X" && sent.activeMapType == .mapSet && sent.queryMode == .vps2)
+        #expect(sent.hintPosition == "1,2,3" && sent.hintFloorHeight == "0,3" && sent.mapAliasingRisk == ["MAP_A": 2])
+        #expect(sent.objectCodes == ["A", "B"] && sent.hintMapCodes == ["A", "B"])
+        #expect(!sent.showAlerts && sent.passGeoPose && !sent.poseConsistencyCheck)
+    }
+
     @Test func badInputsAreIgnored() {
         let (vm, _, _, _) = make()
         vm.set("queryMode", to: .text("VPS-9"))

@@ -15,7 +15,7 @@ public struct ARLocalizationView: View {
         _model = StateObject(
             wrappedValue: ARLocalizationViewModel(
                 sdk: SampleSDK.shared, delegate: sdkDelegate, localizationMode: localizationMode,
-                scheduler: DispatchScheduler(queue: .main)))
+                scheduler: DispatchScheduler(queue: .main), locationProvider: SampleSDK.location))
     }
 
     public var body: some View {

@@ -86,7 +86,7 @@ enum Demo {
             say("[\(elapsed())] venue: \(venue.name), \(venue.surfaces.count) surfaces")
             let map = try DemoVenueMap.prepare(
                 venue: venue, seed: o.seed, data: data, onlyRoomA: false, log: { say("[\(elapsed())] \($0)") })
-            acts.append((try mainAct(o, venue: venue, code: map.code, points: map.points, server: nil), map.code))
+            acts.append((try mainAct(o, venue: venue, code: map.code, points: map.points), map.code))
         }
         let twin = Venue.generate(.aliasing, seed: o.seed)
         say("[\(elapsed())] venue: \(twin.name), two identical rooms; only room A is mapped")
@@ -143,11 +143,7 @@ enum Demo {
 
     /// Act 1: auto-localization, background refinements, a tracking break and recovery, a manual run,
     /// the mesh toggle, close.
-    static func mainAct(
-        _ o: Options, venue: Venue, code: String, points: [Vec3], server: DemoServer?
-    ) throws
-        -> DemoAct
-    {
+    static func mainAct(_ o: Options, venue: Venue, code: String, points: [Vec3]) throws -> DemoAct {
         var session = ARSessionConfiguration(
             camera: DemoVenueMap.camera, frameInterval: 0.1, initializationDuration: 1.0)
         session.trackingBreaks = [

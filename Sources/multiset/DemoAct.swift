@@ -74,7 +74,6 @@ final class DemoAct {
         self.echo = echo
     }
 
-    // swiftlint:disable:next function_body_length
     /// Runs the act.
     ///
     /// - Parameters:

@@ -6,12 +6,11 @@ import SwiftUI
 /// The landing screen (seed `LandingView`): status, localization card, object-tracking card, settings.
 public struct LandingView: View {
     @StateObject private var model: LandingViewModel
-    @ObservedObject private var sdkDelegate: MultiSetSDKDelegate
 
-    /// The screen over the sample's SDK instance.
-    public init(sdkDelegate: MultiSetSDKDelegate = MultiSetSDKDelegate()) {
-        _sdkDelegate = ObservedObject(wrappedValue: sdkDelegate)
-        _model = StateObject(wrappedValue: LandingViewModel(sdk: SampleSDK.shared, delegate: sdkDelegate))
+    /// The screen over the sample's SDK instance; the model keeps one `MultiSetSDKDelegate` for every
+    /// screen (it forwards the delegate's changes).
+    public init() {
+        _model = StateObject(wrappedValue: LandingViewModel(sdk: SampleSDK.shared, delegate: MultiSetSDKDelegate()))
     }
 
     public var body: some View {
@@ -60,11 +59,11 @@ public struct LandingView: View {
                 }
             }
             .navigationDestination(isPresented: $model.navigateToAR) {
-                ARLocalizationView(sdkDelegate: sdkDelegate, localizationMode: model.selectedMode)
+                ARLocalizationView(sdkDelegate: model.delegate, localizationMode: model.selectedMode)
                     .navigationBarBackButtonHidden(true)
             }
             .navigationDestination(isPresented: $model.navigateToObjectTracking) {
-                ARObjectTrackingView(sdkDelegate: sdkDelegate).navigationBarBackButtonHidden(true)
+                ARObjectTrackingView(sdkDelegate: model.delegate).navigationBarBackButtonHidden(true)
             }
             .fullScreenCover(isPresented: $model.showSettings) {
                 SettingsView(model: SettingsViewModel(sdk: SampleSDK.shared, store: ConfigStore()))

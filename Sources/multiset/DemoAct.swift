@@ -109,7 +109,8 @@ final class DemoAct {
         /// Delivers every outstanding response at once (sign-in and the end, outside the walk).
         func settle() {
             for _ in 0..<10 {
-                transport.release(upTo: .infinity)
+                // Responses are delivered with the UI queue held, so the screen sees each cascade's end state.
+                ui.sync { transport.release(upTo: .infinity) }
                 ui.sync {}
                 if transport.outstanding == 0 { break }
             }
@@ -308,8 +309,10 @@ final class DemoAct {
             }
             if ended { break }
             ui.sync {}
-            ui.sync { clock.advance(by: dt) }
-            transport.release(upTo: clock.now())
+            ui.sync {
+                clock.advance(by: dt)
+                transport.release(upTo: clock.now())
+            }
             ui.sync { timeline.observe(vm, at: clock.now(), scene: scene) }
         }
         settle()

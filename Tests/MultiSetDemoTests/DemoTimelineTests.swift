@@ -121,3 +121,22 @@ import VPSSimulation
         " 32.6 user taps “End”",
     ]
 }
+
+@Suite struct DemoOptionsTests {
+    @Test(arguments: [
+        ["demo", "--venue", "nope"], ["demo", "--venue", "object"], ["demo", "--mode", "both"],
+        ["demo", "--frames", "3"], ["demo", "--frames", "7"], ["demo", "--seed", "x"], ["demo", "--what", "1"],
+    ])
+    func badOptionsAreUsageErrors(_ words: [String]) throws {
+        var args = try Arguments(words)
+        #expect(throws: UsageError.self) { _ = try Demo.run(&args) }
+    }
+
+    @Test func helpNamesEveryOption() throws {
+        var args = try Arguments(["demo", "--help"])
+        #expect(try Demo.run(&args) == 0)
+        for option in ["--venue", "--mode", "--frames", "--seed", "--data", "--out", "--quiet"] {
+            #expect(Demo.usage.contains(option))
+        }
+    }
+}

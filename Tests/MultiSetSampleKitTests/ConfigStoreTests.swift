@@ -9,7 +9,18 @@ final class TemporaryDefaults {
     let name = "multiset-sample-tests-\(UUID().uuidString)"
     let defaults: UserDefaults
     init() { defaults = UserDefaults(suiteName: name)! }
-    deinit { defaults.removePersistentDomain(forName: name) }
+    deinit {
+        defaults.removePersistentDomain(forName: name)
+        defaults.synchronize()
+        // swift-corelibs-foundation keeps suites as `$XDG_CONFIG_HOME/<name>.plist` (default ~/.config).
+        #if !canImport(Darwin)
+        let env = ProcessInfo.processInfo.environment["XDG_CONFIG_HOME"]
+        let dir =
+            env.map { URL(fileURLWithPath: $0) }
+            ?? FileManager.default.homeDirectoryForCurrentUser.appendingPathComponent(".config")
+        try? FileManager.default.removeItem(at: dir.appendingPathComponent("\(name).plist"))
+        #endif
+    }
 }
 
 final class LogLines {

@@ -27,7 +27,8 @@ import Testing
     }
 
     @Test func everyConfigFieldButCredentialsInThreeGroups() {
-        let (vm, _, _, _) = make()
+        let (vm, _, _, temp) = make()
+        defer { withExtendedLifetime(temp) {} }
         #expect(vm.sections.map(\.title) == ["Map / MapSet", "Localization", "Object tracking"])
         let ids = vm.sections.flatMap(\.fields).map(\.id)
         #expect(Set(ids) == Self.editable.union(["mapType"]))
@@ -56,7 +57,8 @@ import Testing
     }
 
     @Test func saveClampsPersistsUpdatesAndCloses() throws {
-        let (vm, sdk, store, _) = make()
+        let (vm, sdk, store, temp) = make()
+        defer { withExtendedLifetime(temp) {} }
         var changes = 0
         vm.onChange = { changes += 1 }
         vm.set("numberOfFrames", to: .int(9))
@@ -83,15 +85,17 @@ import Testing
     }
 
     @Test func mapTypeChoosesTheCode() {
-        let (vm, sdk, _, _) = make()
+        let (vm, sdk, _, temp) = make()
+        defer { withExtendedLifetime(temp) {} }
         #expect(vm.value("mapType") == .text("Map"))
         vm.set("mapSetCode", to: .text("MSET_ABCDEFGHIJKL"))
         vm.set("mapType", to: .text("MapSet"))
         vm.save()
         guard case .updateConfig(let a) = sdk.calls.last else { return }
         #expect(a.activeMapType == .mapSet && a.activeMapCode == "MSET_ABCDEFGHIJKL")
-        let again = SettingsViewModel(
-            sdk: sdk, store: ConfigStore(defaults: TemporaryDefaults().defaults), environment: [:])
+        let other = TemporaryDefaults()
+        defer { withExtendedLifetime(other) {} }
+        let again = SettingsViewModel(sdk: sdk, store: ConfigStore(defaults: other.defaults), environment: [:])
         again.set("mapType", to: .text("Map"))
         again.save()
         guard case .updateConfig(let b) = sdk.calls.last else { return }
@@ -99,7 +103,8 @@ import Testing
     }
 
     @Test func resetRestoresDefaultsAndEnvironment() throws {
-        let (vm, sdk, store, _) = make()
+        let (vm, sdk, store, temp) = make()
+        defer { withExtendedLifetime(temp) {} }
         vm.set("numberOfFrames", to: .int(5))
         vm.save()
         vm.reset()
@@ -114,7 +119,8 @@ import Testing
     }
 
     @Test func cancelDiscardsEdits() {
-        let (vm, sdk, store, _) = make()
+        let (vm, sdk, store, temp) = make()
+        defer { withExtendedLifetime(temp) {} }
         vm.set("numberOfFrames", to: .int(5))
         vm.cancel()
         #expect(!vm.isPresented && sdk.calls.isEmpty && store.load() == nil)
@@ -122,7 +128,8 @@ import Testing
     }
 
     @Test func everyFieldRoundTrips() {
-        let (vm, sdk, _, _) = make()
+        let (vm, sdk, _, temp) = make()
+        defer { withExtendedLifetime(temp) {} }
         for field in SettingsCatalog.fields {
             let value: SettingsField.Value
             switch field.kind {
@@ -157,7 +164,8 @@ import Testing
     }
 
     @Test func badInputsAreIgnored() {
-        let (vm, _, _, _) = make()
+        let (vm, _, _, temp) = make()
+        defer { withExtendedLifetime(temp) {} }
         vm.set("queryMode", to: .text("VPS-9"))
         vm.set("numberOfFrames", to: .bool(true))
         vm.set("noSuchField", to: .int(1))

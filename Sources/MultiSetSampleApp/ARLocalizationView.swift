@@ -1,10 +1,11 @@
-#if canImport(SwiftUI) && canImport(ARKit)
+#if canImport(SwiftUI) && canImport(ARKit) && os(iOS)
 import MultiSetSDK
 import MultiSetSampleKit
 import SwiftUI
 
 /// The AR localization screen (seed `ARLocalizationView`): camera, overlays, status card, GPS, mesh
 /// controls, toasts and alerts, all from `ARLocalizationViewModel`.
+@available(iOS 17.0, *)
 public struct ARLocalizationView: View {
     @StateObject private var model: ARLocalizationViewModel
     @Environment(\.dismiss) private var dismiss

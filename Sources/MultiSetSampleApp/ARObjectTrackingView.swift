@@ -1,9 +1,10 @@
-#if canImport(SwiftUI) && canImport(ARKit)
+#if canImport(SwiftUI) && canImport(ARKit) && os(iOS)
 import MultiSetSDK
 import MultiSetSampleKit
 import SwiftUI
 
 /// The object tracking screen: camera, status, start/stop, close.
+@available(iOS 17.0, *)
 public struct ARObjectTrackingView: View {
     @StateObject private var model: ObjectTrackingViewModel
     @Environment(\.dismiss) private var dismiss

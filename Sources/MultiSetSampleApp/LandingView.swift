@@ -1,9 +1,10 @@
-#if canImport(SwiftUI) && canImport(ARKit)
+#if canImport(SwiftUI) && canImport(ARKit) && os(iOS)
 import MultiSetSDK
 import MultiSetSampleKit
 import SwiftUI
 
 /// The landing screen (seed `LandingView`): status, localization card, object-tracking card, settings.
+@available(iOS 17.0, *)
 public struct LandingView: View {
     @StateObject private var model: LandingViewModel
 

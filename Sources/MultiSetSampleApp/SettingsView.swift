@@ -1,9 +1,10 @@
-#if canImport(SwiftUI) && canImport(ARKit)
+#if canImport(SwiftUI) && canImport(ARKit) && os(iOS)
 import MultiSetSDK
 import MultiSetSampleKit
 import SwiftUI
 
 /// The configuration screen: every setting of `SettingsViewModel`, grouped, with ranges.
+@available(iOS 17.0, *)
 public struct SettingsView: View {
     @StateObject private var model: SettingsViewModel
     @Environment(\.dismiss) private var dismiss

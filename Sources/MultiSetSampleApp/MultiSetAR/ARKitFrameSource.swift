@@ -1,4 +1,4 @@
-#if canImport(SwiftUI) && canImport(ARKit)
+#if canImport(SwiftUI) && canImport(ARKit) && os(iOS)
 import ARKit
 import CoreImage
 import MultiSetSDK
@@ -11,6 +11,7 @@ import UIKit
 /// halved to 960×720 RGB with its intrinsics scaled alike; `orientation` is `.portrait` while the
 /// interface is portrait, so the SDK turns it upright once (SPEC §4.3). The ARKit camera transform
 /// already has +X right and +Y up along the sensor image, looking down −Z.
+@available(iOS 17.0, *)
 public final class ARKitFrameSource: NSObject, FrameSource, ARSessionDelegate, @unchecked Sendable {
     private struct Latest {
         var buffer: CVPixelBuffer

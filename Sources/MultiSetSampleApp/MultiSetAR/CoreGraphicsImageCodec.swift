@@ -1,10 +1,11 @@
-#if canImport(SwiftUI) && canImport(ARKit)
+#if canImport(SwiftUI) && canImport(ARKit) && os(iOS)
 import CoreGraphics
 import Foundation
 import ImageIO
 import MultiSetSDK
 
 /// JPEG encoding and decoding for the SDK through ImageIO and Core Graphics.
+@available(iOS 17.0, *)
 public struct CoreGraphicsImageCodec: ImageCodec {
     /// A codec.
     public init() {}

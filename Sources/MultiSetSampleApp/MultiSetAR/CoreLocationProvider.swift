@@ -1,10 +1,11 @@
-#if canImport(SwiftUI) && canImport(ARKit)
+#if canImport(SwiftUI) && canImport(ARKit) && os(iOS)
 import CoreLocation
 import Foundation
 import MultiSetSDK
 
 /// GPS for the SDK's geo hint and the sample's GPS indicator (SPEC §4.5, §12): the newest Core Location
 /// fix as a `GeoFix`. Create it on the main thread (Core Location delivers updates there).
+@available(iOS 17.0, *)
 public final class CoreLocationProvider: NSObject, LocationProvider, CLLocationManagerDelegate, @unchecked Sendable {
     private let manager = CLLocationManager()
     private let lock = NSLock()

@@ -1,4 +1,4 @@
-#if canImport(SwiftUI) && canImport(ARKit)
+#if canImport(SwiftUI) && canImport(ARKit) && os(iOS)
 import ARKit
 import MultiSetSDK
 import RealityKit
@@ -6,6 +6,7 @@ import SwiftUI
 
 /// The camera view: an `ARView` whose session feeds the SDK (frames, tracking) and whose scene shows
 /// the map root and meshes.
+@available(iOS 17.0, *)
 public struct MultiSetARView: UIViewRepresentable {
     let sdk: MultiSet
 

@@ -1,4 +1,4 @@
-#if canImport(SwiftUI) && canImport(ARKit)
+#if canImport(SwiftUI) && canImport(ARKit) && os(iOS)
 import Foundation
 import MultiSetSDK
 import RealityKit
@@ -9,6 +9,7 @@ import RealityKit
 ///
 /// RealityKit has no glTF reader; `loadGLB` turns the server's GLB into an entity (plug in a glTF
 /// loader; the default tries `Entity(contentsOf:)`, which reads USD).
+@available(iOS 17.0, *)
 public final class RealityKitMapScene: MultiSetScene, @unchecked Sendable {
     private let anchor: AnchorEntity
     private let mapRoot: Entity

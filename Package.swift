@@ -5,6 +5,9 @@ import PackageDescription
 
 let package = Package(
     name: "MultiSetVPS",
+    // Apple minimums: the SDK uses NSLock.withLock (iOS 16), the CLI and server Synchronization's Mutex
+    // (macOS 15); the sample views are marked iOS 17. Linux ignores this.
+    platforms: [.iOS(.v16), .macOS(.v15)],
     products: [
         // SDK side: pure Swift, no system libraries, usable from an app.
         .library(name: "VPSGeometry", targets: ["VPSGeometry"]),

@@ -1,6 +1,10 @@
 import Foundation
 import MultiSetSDK
 
+#if canImport(simd)
+import simd
+#endif
+
 /// The AR localization screen (SPEC §16.5, seed `ARLocalizationView`) without the camera view:
 /// overlays, run status card, GPS indicator, mesh bar and toggle, controls, toasts and alerts.
 ///

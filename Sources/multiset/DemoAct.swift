@@ -6,6 +6,10 @@ import VPSGeometry
 import VPSProtocol
 import VPSSimulation
 
+#if canImport(simd)
+import simd
+#endif
+
 /// One act of `multiset demo`: a simulated phone walks through a venue while the sample's AR
 /// localization screen (`ARLocalizationViewModel`) drives the real SDK against the in-process
 /// server, on a virtual clock that waits for the real network.

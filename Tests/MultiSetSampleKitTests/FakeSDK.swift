@@ -3,6 +3,10 @@ import MultiSetSDK
 
 @testable import MultiSetSampleKit
 
+#if canImport(simd)
+import simd
+#endif
+
 /// A stand-in for `MultiSet`: settable state, recorded calls.
 final class FakeSDK: MultiSetControlling {
     enum Call: Equatable {

@@ -8,7 +8,8 @@ import VPSSimulation
 
 /// The structure of `multiset demo`'s timeline for a fixed seed, against a stub server answering from
 /// the ground truth: what the screen shows, when, and what the SDK reports (numbers in the text are
-/// masked; the virtual times are kept).
+/// masked; the virtual times are kept). When SDK or view-model behaviour changes on purpose, the test
+/// prints the new timeline in golden form: review it and paste it over `golden`.
 @Suite struct DemoTimelineTests {
     static func runAct() -> DemoAct.Summary {
         let venue = Venue.generate(.room, seed: 3, texelScale: 4)

@@ -281,8 +281,9 @@ public final class ARLocalizationViewModel: ChangeNotifying {
         case .uploading: setStatus(.uploading, isBackground)
         case .awaitingResponse: setStatus(.matching, isBackground)
         case .idle:
-            // The result callback (if any) follows at once; a cancelled or silently failed run just ends.
-            if runStatus?.isFinished == false { runStatus = nil }
+            // Every run ends with a mark (SPEC §16.5). The result callback, when there is one, follows at
+            // once and replaces this; a silently failed or cancelled run keeps the red mark.
+            if runStatus?.isFinished == false { finishStatus(.notLocalized, isBackground) }
         }
         notifyChange()
     }

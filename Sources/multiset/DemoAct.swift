@@ -205,7 +205,8 @@ final class DemoAct {
             let stage = delegate.onLocalizationStageChanged
             delegate.onLocalizationStageChanged = { s, background in
                 stage?(s, background)
-                timeline.observe(vm, at: clock.now(), scene: scene)
+                // `.idle` comes just before the run's result (if any): look once the result is in.
+                if s != .idle { timeline.observe(vm, at: clock.now(), scene: scene) }
             }
             delegate.onMeshLoaded = { code in
                 timeline.add("sdk", clock.now(), "map mesh \(code) loaded")
@@ -317,7 +318,7 @@ final class DemoAct {
                 clock.advance(by: dt)
                 transport.release(upTo: clock.now())
             }
-            ui.sync { timeline.observe(vm, at: clock.now(), scene: scene) }
+            if !closed { ui.sync { timeline.observe(vm, at: clock.now(), scene: scene) } }
         }
         settle()
         ui.sync {

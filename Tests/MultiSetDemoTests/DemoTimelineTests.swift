@@ -114,7 +114,7 @@ import VPSSimulation
         " 27.0 user taps “Dismiss”",
         " 27.1 screen overlay “Matching against the map…” · card “Matching…”",
         " 27.5 sdk discarded by the gate (falsePositive, insufficientViewpoints): false positive ##: # m / #° from the anchor (limits # m / #°), # of # viewpoints; the answer was # m / #° from the truth",
-        " 27.5 screen card “✗ Not localized” · toast “Localization response received” · alert “Localization Discarded” “The result did not match your tracked position. Walk a few steps to a well-lit, distinctive area and localize again. # responses were discarded in a row. If the map itself looks misplaced, choose Reset & Start Over; the next response becomes the new anchor.” [Localize Again | Reset & Start Over | Dismiss]",
+        " 27.5 screen card “✗ Not localized” · alert “Localization Discarded” “The result did not match your tracked position. Walk a few steps to a well-lit, distinctive area and localize again. # responses were discarded in a row. If the map itself looks misplaced, choose Reset & Start Over; the next response becomes the new anchor.” [Localize Again | Reset & Start Over | Dismiss]",
         " 27.6 screen Localize enabled",
         " 29.0 user taps “Dismiss”",
         " 31.0 user taps close",

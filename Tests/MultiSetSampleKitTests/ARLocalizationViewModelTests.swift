@@ -210,12 +210,16 @@ final class ARHarness {
         #expect(h.vm.runStatus?.text == "Capturing 1/4")
     }
 
-    @Test func cancelledRunLeavesNoCard() {
+    @Test func silentlyFailedRunEndsWithARedMark() {
         let h = ARHarness()
         h.appear()
-        h.stage(.capturing)
-        h.stage(.idle)
+        h.run(background: true)  // e.g. a relocalization attempt: no callback
+        #expect(h.vm.runStatus?.text == "Background · Not localized" && h.vm.runStatus?.symbol == .redMark)
+        h.clock.advance(by: 2)
         #expect(h.vm.runStatus == nil)
+        h.stage(.capturing)
+        h.stage(.idle)  // cancelled
+        #expect(h.vm.runStatus?.text == "Not localized")
     }
 
     @Test func singleFrameCounts() {

@@ -5,11 +5,17 @@ import PackageDescription
 
 let package = Package(
     name: "MultiSetVPS",
+    // Apple minimums: the SDK uses NSLock.withLock (iOS 16), the CLI and server Synchronization's Mutex
+    // (macOS 15); the sample views are marked iOS 17. Linux ignores this.
+    platforms: [.iOS(.v16), .macOS(.v15)],
     products: [
         // SDK side: pure Swift, no system libraries, usable from an app.
         .library(name: "VPSGeometry", targets: ["VPSGeometry"]),
         .library(name: "VPSProtocol", targets: ["VPSProtocol"]),
         .library(name: "MultiSetSDK", targets: ["MultiSetSDK"]),
+        // Samples: the seed screens' view models (pure Swift) and the SwiftUI/ARKit app layer (Apple only).
+        .library(name: "MultiSetSampleKit", targets: ["MultiSetSampleKit"]),
+        .library(name: "MultiSetSampleApp", targets: ["MultiSetSampleApp"]),
         // Tools.
         .executable(name: "multiset", targets: ["multiset"]),
     ],
@@ -18,6 +24,10 @@ let package = Package(
         .target(name: "VPSGeometry"),
         .target(name: "VPSProtocol", dependencies: ["VPSGeometry"]),
         .target(name: "MultiSetSDK", dependencies: ["VPSGeometry", "VPSProtocol"]),
+
+        // MARK: Samples (view models: pure Swift; SwiftUI views and the ARKit adapter: Apple only)
+        .target(name: "MultiSetSampleKit", dependencies: ["MultiSetSDK"]),
+        .target(name: "MultiSetSampleApp", dependencies: ["MultiSetSampleKit"]),
 
         // MARK: System libraries (headers and link flags through pkg-config)
         .systemLibrary(
@@ -58,7 +68,7 @@ let package = Package(
             name: "multiset",
             dependencies: [
                 "VPSGeometry", "VPSFeatures", "VPSMap", "VPSLocalizer", "VPSServer", "VPSSimulation", "VPSCapture",
-                "VPSTestSupport",
+                "VPSTestSupport", "VPSProtocol", "MultiSetSDK", "MultiSetSampleKit",
             ]),
 
         // MARK: Test support and tests
@@ -73,6 +83,13 @@ let package = Package(
             name: "VPSLocalizerTests", dependencies: ["VPSLocalizer", "VPSMap", "VPSSimulation", "VPSTestSupport"]),
         .testTarget(name: "VPSProtocolTests", dependencies: ["VPSProtocol", "VPSTestSupport"]),
         .testTarget(name: "MultiSetSDKTests", dependencies: ["MultiSetSDK", "VPSTestSupport"]),
+        .testTarget(name: "MultiSetSampleKitTests", dependencies: ["MultiSetSampleKit", "MultiSetSDK"]),
+        // The demo's timeline against a stub server answering from the ground truth (fast, no engine).
+        .testTarget(
+            name: "MultiSetDemoTests",
+            dependencies: [
+                "multiset", "MultiSetSDK", "MultiSetSampleKit", "VPSSimulation", "VPSGeometry", "VPSProtocol",
+            ]),
         // Simulator → SDK → `multiset serve` → engine on a loopback socket (slower; separate target).
         .testTarget(
             name: "MultiSetSDKEndToEndTests",

@@ -11,7 +11,7 @@ struct Arguments {
     init(
         _ args: [String],
         booleanFlags: Set<String> = [
-            "help", "json", "verbose", "use-truth", "leave-one-out", "no-tighten", "no-scale-weights",
+            "help", "json", "verbose", "use-truth", "leave-one-out", "no-tighten", "no-scale-weights", "quiet",
         ]
     ) throws(UsageError) {
         var i = 0

@@ -1,23 +1,31 @@
 import Foundation
+import MultiSetSDK
 import VPSGeometry
 import VPSImaging
-import VPSLocalizer
-import VPSMap
+import VPSServer
 import VPSSimulation
 
-/// `multiset demo`: the main job on the embedded default, as far as the system exists today.
+/// `multiset demo`: the whole loop of the project on one machine.
 ///
-/// A synthetic room is generated and scanned (exact poses), a map is built from the scan, then a
-/// walk through the room is localized frame by frame (with and without the gravity an AR session
-/// knows) and every fix is compared with the truth. A top-down PNG shows map points, the true path
-/// and the fixes. The SDK loop, the server round trip and the aliasing venue arrive with their
-/// modules.
+/// A synthetic venue is scanned with exact poses and built into a map in the data directory (or the
+/// map of an earlier run is reused); the server starts in process on a free loopback port; an API
+/// client is created; then a simulated phone walks through the venue while the sample app's AR
+/// localization screen model drives the real SDK over HTTP. The timeline shows what the screen shows
+/// (overlays, status card, toasts, alerts) and every answer's error against the truth: multi-frame
+/// auto-localization, background refinements, a tracking break and its recovery, and — in the
+/// aliasing venue — a wrong match the pose-consistency gate discards. Time is virtual (timers run
+/// instantly) but every request goes over the socket; a top-down PNG per act shows map points, the
+/// true path, the AR path as the anchor places it, and the server's answers.
 enum Demo {
     static let usage = """
-        usage: multiset demo [--seed N] [--queries N] [--out DIR]
+        usage: multiset demo [--venue room|corridor|aliasing] [--mode multi|single] [--frames 4-6] [--seed N]
+                             [--data DIR] [--out DIR] [--quiet]
 
-        Builds a map of a synthetic room, localizes a walk through it and reports each fix's error
-        against the truth; writes DIR/demo-topdown.png (default DIR: .multiset/demo).
+        Runs the sample app's AR localization screen against the in-process server with a simulated phone:
+        act 1 walks through --venue (default room), act 2 through the aliasing venue (two identical rooms,
+        only one of them mapped). Maps are built once into DIR (default .multiset, the same data directory
+        `multiset serve` uses) and reused. Prints the screen's timeline (not with --quiet) and a summary;
+        writes OUT/demo-<venue>.png (default OUT: .multiset/demo).
         """
 
     static func run(_ args: inout Arguments) throws -> Int32 {
@@ -25,114 +33,221 @@ enum Demo {
             print(usage)
             return 0
         }
+        let venueName = args.string("venue") ?? "room"
+        let modeName = args.string("mode") ?? "multi"
+        let frames = try args.int("frames", default: 4)
         let seed = UInt64(try args.int("seed", default: 7))
-        let queries = try args.int("queries", default: 12)
+        let dataPath = args.string("data") ?? ".multiset"
         let out = URL(fileURLWithPath: args.string("out") ?? ".multiset/demo", isDirectory: true)
+        let quiet = args.flag("quiet")
         try args.rejectUnknown()
-        guard queries > 0, queries <= 200 else { throw UsageError("--queries takes 1…200") }
-        let camera = Camera(fx: 480, fy: 480, cx: 320, cy: 240, width: 640, height: 480)
-        let clock = DispatchTime.now().uptimeNanoseconds
-        func elapsed() -> String {
-            String(format: "%5.1f s", Double(DispatchTime.now().uptimeNanoseconds - clock) / 1e9)
+        guard let kind = Venue.Kind(rawValue: venueName), kind != .object else {
+            throw UsageError("--venue takes room, corridor or aliasing, got '\(venueName)'")
         }
-
-        print("MultiSet VPS demo (seed \(seed)): map a synthetic room, then localize a walk through it.")
-        let venue = Venue.generate(.room, seed: seed)
-        let renderer = Renderer(venue: venue)
-        print("[\(elapsed())] venue: \(venue.name), \(venue.surfaces.count) surfaces")
-
-        // 1. Scan and build the map.
-        let scan = Trajectory.generate(.scan, in: venue, seed: seed)
-        var frames: [MappingFrame] = []
-        var images: [RGBImage] = []
-        for t in stride(from: 0.0, through: scan.duration, by: 1.0) {
-            let pose = CameraPose(CameraAxes.cvPose(fromARKit: scan.worldFromCamera(at: t)).inverse)
-            frames.append(
-                MappingFrame(name: String(format: "scan_%03d", frames.count), camera: camera, camFromMap: pose))
-            images.append(renderer.render(camera: camera, camFromWorld: pose))
+        guard modeName == "multi" || modeName == "single" else {
+            throw UsageError("--mode takes multi or single, got '\(modeName)'")
         }
-        print("[\(elapsed())] scan: \(frames.count) frames rendered")
-        let frozen = images
-        let (map, report) = try MapBuilder.build(
-            frames: frames, loadImage: { frozen[$0] }, code: "MAP_DEMO00000001", name: "demo room")
-        print("[\(elapsed())] map: \(report)")
-        let prepared = try LocalizationMap(map)
-
-        // 2. Localize a walk.
-        let walk = Trajectory.generate(.walk, in: venue, duration: 40, seed: seed &+ 1)
-        var truePath: [Vec3] = []
-        var fixes: [(Vec3, Bool)] = []
-        var errors: [(Double, Double)] = []
-        var latencies: [Double] = []
-        print("  time   result        error            inliers  latency")
-        for k in 0..<queries {
-            let t = 1 + Double(k) * (walk.duration - 2) / Double(max(1, queries - 1))
-            let truth = CameraPose(CameraAxes.cvPose(fromARKit: walk.worldFromCamera(at: t)).inverse)
-            truePath.append(truth.center)
-            let image = renderer.render(camera: camera, camFromWorld: truth).gray
-            let gravity = truth.rotation * Vec3(0, -1, 0)
-            let outcome = try Localizer.localize(image: image, camera: camera, gravityInCamera: gravity, map: prepared)
-            let ms = outcome.seconds.values.reduce(0, +) * 1000
-            latencies.append(ms)
-            if let pose = outcome.camFromMap {
-                let e = pose.error(to: truth)
-                errors.append((e.positionMeters, e.rotationDegrees))
-                let good = e.positionMeters <= 0.05 && e.rotationDegrees <= 1
-                fixes.append((pose.center, good))
-                print(
-                    String(
-                        format: "  %5.1f  fix           %6.1f mm %5.2f°  %7d  %5.0f ms", t, e.positionMeters * 1000,
-                        e.rotationDegrees,
-                        outcome.inliers, ms))
-            } else {
-                print(
-                    String(
-                        format: "  %5.1f  no pose (%@)  %25d  %5.0f ms", t, outcome.failure?.rawValue ?? "?",
-                        outcome.inliers, ms))
-            }
-        }
-
-        // 3. Summary and picture.
-        let within = errors.filter { $0.0 <= 0.05 && $0.1 <= 1 }.count
-        let sortedPositions = errors.map(\.0).sorted(), sortedLatency = latencies.sorted()
-        let median = sortedPositions.isEmpty ? .nan : sortedPositions[sortedPositions.count / 2]
-        print(
-            String(
-                format:
-                    "[%@] summary: %d of %d queries within 5 cm / 1°, median error %.1f mm, median latency %.0f ms, no wrong pose: %@",
-                elapsed(), within, queries, median * 1000, sortedLatency[sortedLatency.count / 2],
-                errors.allSatisfy { $0.0 <= 0.5 && $0.1 <= 5 } ? "yes" : "NO"))
-        try FileManager.default.createDirectory(at: out, withIntermediateDirectories: true)
-        let png = out.appendingPathComponent("demo-topdown.png")
-        let densePath = stride(from: 0.0, through: walk.duration, by: 0.1).map {
-            CameraAxes.cvPose(fromARKit: walk.worldFromCamera(at: $0)).translation
-        }
-        try PNG.write(
-            topDown(venue: venue, points: map.positions, path: densePath, queries: truePath, fixes: fixes),
-            toFile: png.path)
-        print("top-down view: \(png.path)")
-        return 0
+        guard (4...6).contains(frames) else { throw UsageError("--frames takes 4…6") }
+        let options = Options(
+            kind: kind, mode: modeName == "multi" ? .multiFrame : .singleFrame, frames: frames, seed: seed,
+            dataPath: dataPath, out: out, echo: !quiet)
+        let summaries = try run(options)
+        return summaries.isEmpty ? 1 : 0
     }
 
-    /// Map points (grey), true walk (blue line, queries as dots), fixes (green within 5 cm / 1°, red
-    /// otherwise), seen from above.
-    static func topDown(venue: Venue, points: [Vec3], path: [Vec3], queries: [Vec3], fixes: [(Vec3, Bool)]) -> RGBImage
-    {
-        let b = venue.bounds
-        let scale = 90.0, margin = 20.0
+    struct Options {
+        var kind: Venue.Kind
+        var mode: LocalizationMode
+        var frames: Int
+        var seed: UInt64
+        var dataPath: String
+        var out: URL
+        var echo: Bool
+    }
+
+    /// Runs every act; returns their summaries (empty when sign-in failed).
+    static func run(_ o: Options) throws -> [DemoAct.Summary] {
+        let started = DispatchTime.now().uptimeNanoseconds
+        func elapsed() -> String {
+            String(format: "%5.1f s", Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9)
+        }
+        func say(_ line: String) { print(line) }
+        say(
+            "MultiSet VPS demo (seed \(o.seed)): a phone walks through a synthetic venue; the sample app's AR screen drives the SDK against the server."
+        )
+        let data = try DataDirectory(path: o.dataPath)
+        try FileManager.default.createDirectory(at: o.out, withIntermediateDirectories: true)
+        let cache = FileManager.default.temporaryDirectory.appendingPathComponent("multiset-demo-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: cache) }
+
+        var acts: [(DemoAct, String)] = []
+        if o.kind != .aliasing {
+            let venue = Venue.generate(o.kind, seed: o.seed)
+            say("[\(elapsed())] venue: \(venue.name), \(venue.surfaces.count) surfaces")
+            let map = try DemoVenueMap.prepare(
+                venue: venue, seed: o.seed, data: data, onlyRoomA: false, log: { say("[\(elapsed())] \($0)") })
+            acts.append((try mainAct(o, venue: venue, code: map.code, points: map.points), map.code))
+        }
+        let twin = Venue.generate(.aliasing, seed: o.seed)
+        say("[\(elapsed())] venue: \(twin.name), two identical rooms; only room A is mapped")
+        let twinMap = try DemoVenueMap.prepare(
+            venue: twin, seed: o.seed, data: data, onlyRoomA: true, log: { say("[\(elapsed())] \($0)") })
+
+        let server = try DemoServer.start(data: data)
+        defer {
+            server.stop()
+            // The demo's client is single-use.
+            try? data.store.setClientDisabled(id: server.clientID, true)
+        }
+        say("[\(elapsed())] server: \(server.baseURL) (in process), client \(server.clientID)")
+        if let twinAct = try aliasingAct(o, venue: twin, code: twinMap.code, points: twinMap.points) {
+            acts.append((twinAct, twinMap.code))
+        } else {
+            say(
+                "[\(elapsed())] aliasing venue: no walk from room A into room B and back found for this seed; act skipped"
+            )
+        }
+
+        var summaries: [DemoAct.Summary] = []
+        for (index, (act, _)) in acts.enumerated() {
+            var config = act.config
+            config.clientId = server.clientID
+            config.clientSecret = server.secret
+            config.baseURL = server.baseURL
+            let configured = DemoAct(
+                title: act.title, venue: act.venue, points: act.points, config: config, simulator: act.simulator,
+                script: act.script, echo: o.echo)
+            say("")
+            say("Act \(index + 1): \(act.title)")
+            if o.echo { say("   time  who    what") }
+            var summary = configured.run(cacheDirectory: cache.appendingPathComponent("act\(index + 1)"))
+            guard summary.queries > 0 || !summary.timeline.isEmpty else { continue }
+            let png = o.out.appendingPathComponent("demo-\(act.venue.kind?.rawValue ?? "venue").png")
+            try PNG.write(picture(act: act, summary: summary), toFile: png.path)
+            summary.png = png.path
+            summaries.append(summary)
+        }
+        say("")
+        for s in summaries { say(describe(s)) }
+        let answers = summaries.flatMap(\.answers)
+        let wrongAccepted = answers.filter { $0.accepted && $0.error.meters > 0.5 }.count
+        let wrongRejected = answers.filter { !$0.accepted && $0.error.meters > 0.5 }.count
+        say(
+            "[\(elapsed())] summary: \(answers.filter(\.accepted).count) fixes accepted, \(answers.filter { !$0.accepted }.count) discarded by the gate (\(wrongRejected) of them wrong), wrong answers applied: \(wrongAccepted == 0 ? "none" : "\(wrongAccepted)")"
+        )
+        say("top-down views (grey: map points, blue: true path, orange: AR path as the anchor places it,")
+        say("green/red circles: the server's accepted/discarded answers):")
+        for s in summaries { say("  \(s.png)") }
+        return summaries
+    }
+
+    /// Act 1: auto-localization, background refinements, a tracking break and recovery, a manual run,
+    /// the mesh toggle, close.
+    static func mainAct(_ o: Options, venue: Venue, code: String, points: [Vec3]) throws -> DemoAct {
+        var session = ARSessionConfiguration(
+            camera: DemoVenueMap.camera, frameInterval: 0.1, initializationDuration: 1.0)
+        session.trackingBreaks = [
+            .init(start: 23, duration: 2.5, state: .limited(.excessiveMotion), jumpDistance: 0.5, jumpYawDegrees: 5)
+        ]
+        let walk = Trajectory.generate(.walk, in: venue, duration: 62, seed: o.seed &+ 1)
+        let simulator = ARSessionSimulator(venue: venue, trajectory: walk, configuration: session, seed: o.seed &+ 2)
+        var script = DemoAct.Script(closeAt: 58)
+        script.localizeTaps = [41]
+        script.meshToggleTaps = [50, 52]
+        return DemoAct(
+            title: "\(venue.name): auto-localization, background refinements, a tracking break", venue: venue,
+            points: points, config: config(o, code: code), simulator: simulator, script: script, echo: o.echo)
+    }
+
+    /// Act 2: the aliasing venue. The phone starts in room A (mapped), walks into room B (its unmapped
+    /// twin), where the user taps Localize: the server answers with room A's pose, the gate discards it.
+    static func aliasingAct(_ o: Options, venue: Venue, code: String, points: [Vec3]) throws -> DemoAct? {
+        guard let (walk, _, back) = aliasingWalk(venue: venue, seed: o.seed) else { return nil }
+        let session = ARSessionConfiguration(
+            camera: DemoVenueMap.camera, frameInterval: 0.1, initializationDuration: 1.0)
+        let simulator = ARSessionSimulator(venue: venue, trajectory: walk, configuration: session, seed: o.seed &+ 3)
+        var script = DemoAct.Script(closeAt: min(walk.duration - 0.5, back + 9))
+        script.localizeWhen = { $0.trueWorldFromCamera.translation.x > 1.2 }
+        script.localizeWhenReason = "in room B, the unmapped twin of room A"
+        script.keepTrying = { $0.trueWorldFromCamera.translation.x > 0.5 }
+        var c = config(o, code: code)
+        // The venue is known to have look-alike places: a challenger needs 5× the viewpoints.
+        c.mapAliasingRisk = [code: 5]
+        return DemoAct(
+            title: "\(venue.name): a wrong match in the twin room", venue: venue, points: points, config: c,
+            simulator: simulator, script: script, echo: o.echo)
+    }
+
+    static func config(_ o: Options, code: String) -> MultiSetConfig {
+        var c = MultiSetConfig.default(mapCode: code)
+        c.localizationMode = o.mode
+        c.numberOfFrames = o.frames
+        c.bgLocalizationDurationSeconds = 10
+        return c
+    }
+
+    /// A walk of the aliasing venue that starts in room A, enters room B and comes back.
+    static func aliasingWalk(venue: Venue, seed: UInt64) -> (Trajectory, enterB: Double, backInA: Double)? {
+        func all(_ t: Trajectory, _ range: ClosedRange<Double>, _ test: (Double) -> Bool) -> Bool {
+            stride(from: range.lowerBound, through: range.upperBound, by: 0.5).allSatisfy {
+                test(t.worldFromCamera(at: $0).translation.x)
+            }
+        }
+        for k in 0..<300 {
+            let t = Trajectory.generate(.walk, in: venue, duration: 60, seed: seed &+ 100 &+ UInt64(k))
+            guard all(t, 0...9, { $0 < -0.8 }) else { continue }
+            guard
+                let enter = stride(from: 12.0, through: 30, by: 0.5).first(where: { s in
+                    all(t, s...(s + 5), { $0 > 1.0 })
+                }),
+                let back = stride(from: enter + 8, through: 48, by: 0.5).first(where: { s in
+                    all(t, s...(s + 8), { $0 < -0.8 })
+                })
+            else { continue }
+            return (t, enter, back)
+        }
+        return nil
+    }
+
+    static func describe(_ s: DemoAct.Summary) -> String {
+        let accepted = s.answers.filter(\.accepted)
+        let errors = accepted.map(\.error.meters).sorted()
+        let median = errors.isEmpty ? Double.nan : errors[errors.count / 2]
+        let placement = s.placementErrors.sorted()
+        let p50 = placement.isEmpty ? Double.nan : placement[placement.count / 2]
+        let p95 = placement.isEmpty ? Double.nan : placement[min(placement.count - 1, placement.count * 95 / 100)]
+        let latency = s.latencies.sorted()
+        let lat = latency.isEmpty ? Double.nan : latency[latency.count / 2]
+        return String(
+            format:
+                "%@: %d queries (median %.0f ms on the wire), %d fixes accepted (median answer error %.1f cm), %d discarded, %d failure(s) reported; AR content placed within %.1f cm (median), %.1f cm (95%%); %.0f s of walk in %.1f s",
+            s.title, s.queries, lat, accepted.count, median * 100, s.answers.count - accepted.count, s.failures,
+            p50 * 100, p95 * 100, s.virtualSeconds, s.realSeconds)
+    }
+
+    /// Map points (grey), the true path (blue), the AR path as the anchor places it (orange), the
+    /// server's answers (green: accepted, red: discarded), seen from above.
+    static func picture(act: DemoAct, summary: DemoAct.Summary) -> RGBImage {
+        let b = act.venue.bounds
+        let scale = 80.0, margin = 20.0
         let width = Int((b.max.x - b.min.x) * scale + 2 * margin),
             height = Int((b.max.z - b.min.z) * scale + 2 * margin)
         var image = RGBImage(width: width, height: height, fill: (255, 255, 255))
         func px(_ p: Vec3) -> (x: Int, y: Int) {
             (Int((p.x - b.min.x) * scale + margin), Int((p.z - b.min.z) * scale + margin))
         }
-        image.drawRectangle(
-            x: Int(margin), y: Int(margin), width: width - Int(2 * margin), height: height - Int(2 * margin),
-            color: .black, thickness: 2)
-        for p in points { image.fillDisc(center: px(p), radius: 1.2, color: RGB(r: 150, g: 150, b: 150)) }
-        image.drawPolyline(path.map(px), color: .blue, thickness: 2, closed: false)
-        for p in queries { image.fillDisc(center: px(p), radius: 4, color: .blue) }
-        for (p, good) in fixes { image.drawCircle(center: px(p), radius: 8, color: good ? .green : .red, thickness: 2) }
+        for room in act.venue.rooms {
+            let a = px(room.min), c = px(room.max)
+            image.drawRectangle(x: a.x, y: a.y, width: c.x - a.x, height: c.y - a.y, color: .black, thickness: 2)
+        }
+        for p in act.points { image.fillDisc(center: px(p), radius: 1.2, color: RGB(r: 170, g: 170, b: 170)) }
+        image.drawPolyline(summary.truePath.map(px), color: .blue, thickness: 2, closed: false)
+        for segment in summary.arPath where segment.count > 1 {
+            image.drawPolyline(segment.map(px), color: RGB(r: 255, g: 140, b: 0), thickness: 1, closed: false)
+        }
+        for a in summary.answers {
+            image.drawCircle(center: px(a.position), radius: 7, color: a.accepted ? .green : .red, thickness: 2)
+        }
         return image
     }
 }

@@ -1,0 +1,76 @@
+#if canImport(SwiftUI) && canImport(ARKit) && os(iOS)
+import MultiSetSDK
+import MultiSetSampleKit
+import SwiftUI
+
+/// The landing screen (seed `LandingView`): status, localization card, object-tracking card, settings.
+@available(iOS 17.0, *)
+public struct LandingView: View {
+    @StateObject private var model: LandingViewModel
+
+    /// The screen over the sample's SDK instance; the model keeps one `MultiSetSDKDelegate` for every
+    /// screen (it forwards the delegate's changes).
+    public init() {
+        _model = StateObject(wrappedValue: LandingViewModel(sdk: SampleSDK.shared, delegate: MultiSetSDKDelegate()))
+    }
+
+    public var body: some View {
+        NavigationStack {
+            ScrollView {
+                VStack(alignment: .leading, spacing: 16) {
+                    Text(model.statusText).font(.footnote).foregroundStyle(.secondary)
+                    GroupBox("Localization") {
+                        VStack(alignment: .leading, spacing: 12) {
+                            Text(model.mapText)
+                            Picker("Mode", selection: $model.selectedMode) {
+                                ForEach(LocalizationMode.allCases) { mode in Text(mode.rawValue).tag(mode) }
+                            }
+                            .pickerStyle(.segmented)
+                            Button(LandingViewModel.Text.startLocalization) { model.startLocalization() }
+                                .buttonStyle(.borderedProminent)
+                                .disabled(!model.isStartLocalizationEnabled)
+                        }
+                    }
+                    GroupBox("Object Tracking") {
+                        VStack(alignment: .leading, spacing: 12) {
+                            Text(model.objectCountText)
+                            ScrollView(.horizontal) {
+                                HStack {
+                                    ForEach(model.objectCodes, id: \.self) { code in
+                                        Text(code).font(.caption).padding(6).background(.thinMaterial, in: Capsule())
+                                    }
+                                }
+                            }
+                            Button(LandingViewModel.Text.startObjectTracking) { model.startObjectTracking() }
+                                .buttonStyle(.borderedProminent)
+                                .disabled(!model.isStartObjectTrackingEnabled)
+                        }
+                    }
+                    Button(LandingViewModel.Text.authenticate) { model.authenticate() }
+                        .disabled(!model.isAuthenticateEnabled)
+                }
+                .padding()
+            }
+            .navigationTitle("MultiSet")
+            .toolbar {
+                Button {
+                    model.openSettings()
+                } label: {
+                    Image(systemName: "gearshape")
+                }
+            }
+            .navigationDestination(isPresented: $model.navigateToAR) {
+                ARLocalizationView(sdkDelegate: model.delegate, localizationMode: model.selectedMode)
+                    .navigationBarBackButtonHidden(true)
+            }
+            .navigationDestination(isPresented: $model.navigateToObjectTracking) {
+                ARObjectTrackingView(sdkDelegate: model.delegate).navigationBarBackButtonHidden(true)
+            }
+            .fullScreenCover(isPresented: $model.showSettings) {
+                SettingsView(model: SettingsViewModel(sdk: SampleSDK.shared, store: ConfigStore()))
+            }
+        }
+        .onAppear { model.onAppear() }
+    }
+}
+#endif

@@ -1,0 +1,159 @@
+import Foundation
+import MultiSetSDK
+
+/// The landing screen (SPEC §16.4, seed `LandingView`): authentication status, the localization card
+/// with its mode picker, the object-tracking card, navigation intents and the settings entry.
+public final class LandingViewModel: ChangeNotifying {
+    /// Fixed texts.
+    public enum Text {
+        /// Status when `clientId` or `clientSecret` is missing.
+        public static let credentialsMissing = "Credentials not configured"
+        /// Localization card without a map.
+        public static let noMap = "No map configured"
+        /// Buttons.
+        public static let startLocalization = "Start Localization"
+        /// Buttons.
+        public static let startObjectTracking = "Start Object Tracking"
+        /// Buttons.
+        public static let authenticate = "Authenticate"
+    }
+
+    /// The SDK's callback receiver, shared with the AR screens.
+    public let delegate: MultiSetSDKDelegate
+    /// Navigation to `ARLocalizationView`.
+    public var navigateToAR = false { didSet { notifyChange() } }
+    /// Navigation to `ARObjectTrackingView`.
+    public var navigateToObjectTracking = false { didSet { notifyChange() } }
+    /// Presentation of the settings screen (the gear).
+    public var showSettings = false { didSet { notifyChange() } }
+    /// The mode picker; changing it after initialization updates the SDK (`setLocalizationMode`).
+    public var selectedMode: LocalizationMode = .multiFrame {
+        didSet {
+            if oldValue != selectedMode && sdk.isInitialized { sdk.setLocalizationMode(selectedMode) }
+            notifyChange()
+        }
+    }
+    /// A toast is showing.
+    public private(set) var showToast = false
+    /// The toast's text.
+    public private(set) var toastMessage = ""
+    /// State changed.
+    public var onChange: (() -> Void)?
+
+    private let sdk: any MultiSetControlling
+    private let makeConfig: () -> MultiSetConfig
+    private var credentialsMissing = false
+
+    /// A landing screen.
+    ///
+    /// - Parameters:
+    ///   - sdk: `MultiSet.shared` in the app, a fake in tests.
+    ///   - delegate: the callback receiver passed to `initialize`.
+    ///   - makeConfig: builds the config to initialize with (default: ``SDKConfig/buildConfig(environment:store:)``
+    ///     with the standard store).
+    public init(
+        sdk: any MultiSetControlling, delegate: MultiSetSDKDelegate,
+        makeConfig: @escaping () -> MultiSetConfig = { SDKConfig.buildConfig() }
+    ) {
+        self.sdk = sdk
+        self.delegate = delegate
+        self.makeConfig = makeConfig
+        let previous = delegate.onChange
+        delegate.onChange = { [weak self] in
+            previous?()
+            self?.notifyChange()
+        }
+    }
+
+    /// The configuration shown: the SDK's once initialized, else what would be used.
+    public var config: MultiSetConfig { sdk.config ?? makeConfig() }
+
+    /// The status line.
+    public var statusText: String { credentialsMissing ? Text.credentialsMissing : delegate.statusText }
+
+    /// `Map: <code>`, `MapSet: <code>` or `No map configured`.
+    public var mapText: String {
+        let c = config.validated()
+        guard c.hasMapConfiguration else { return Text.noMap }
+        return c.activeMapType == .mapSet ? "MapSet: \(c.activeMapCode)" : "Map: \(c.activeMapCode)"
+    }
+
+    /// The picker's options, labelled `Single Frame` / `Multi Frame`.
+    public var modeOptions: [(mode: LocalizationMode, label: String)] {
+        LocalizationMode.allCases.map { ($0, $0.rawValue) }
+    }
+
+    /// The configured object codes (the badges).
+    public var objectCodes: [String] { config.validated().objectCodes }
+
+    /// `<n> object codes` (singular for one).
+    public var objectCountText: String {
+        let n = objectCodes.count
+        return n == 1 ? "1 object code" : "\(n) object codes"
+    }
+
+    /// `Start Localization` is enabled.
+    public var isStartLocalizationEnabled: Bool {
+        delegate.isAuthenticated && config.validated().hasMapConfiguration
+    }
+
+    /// `Start Object Tracking` is enabled.
+    public var isStartObjectTrackingEnabled: Bool {
+        delegate.isAuthenticated && config.validated().hasObjectTrackingConfiguration
+    }
+
+    /// `Authenticate` is enabled while not authenticated (D10).
+    public var isAuthenticateEnabled: Bool { !delegate.isAuthenticated }
+
+    /// Appear: initializes with the selected mode when credentials exist and the SDK is not
+    /// initialized; otherwise reports missing credentials.
+    public func onAppear() {
+        let c = makeConfig()
+        credentialsMissing = !c.hasCredentials
+        if !credentialsMissing && !sdk.isInitialized { initialize(c) }
+        notifyChange()
+    }
+
+    /// `Authenticate`: initializes (or re-authenticates, D10) with the selected mode.
+    public func authenticate() {
+        guard isAuthenticateEnabled else { return }
+        let c = makeConfig()
+        credentialsMissing = !c.hasCredentials
+        initialize(c)
+        notifyChange()
+    }
+
+    /// `Start Localization`.
+    public func startLocalization() {
+        guard isStartLocalizationEnabled else { return }
+        navigateToAR = true
+    }
+
+    /// `Start Object Tracking`.
+    public func startObjectTracking() {
+        guard isStartObjectTrackingEnabled else { return }
+        navigateToObjectTracking = true
+    }
+
+    /// The gear.
+    public func openSettings() { showSettings = true }
+
+    /// Shows `message` as a toast until ``dismissToast()``.
+    public func showToastMessage(_ message: String) {
+        toastMessage = message
+        showToast = true
+        notifyChange()
+    }
+
+    /// Hides the toast.
+    public func dismissToast() {
+        showToast = false
+        notifyChange()
+    }
+
+    private func initialize(_ base: MultiSetConfig) {
+        var c = base
+        c.localizationMode = selectedMode
+        sdk.initialize(config: c, callback: delegate)
+    }
+}

@@ -1,0 +1,4 @@
+import MultiSetSDK
+
+/// The SDK itself is what the sample screens drive in an app.
+extension MultiSet: MultiSetControlling {}

@@ -176,6 +176,36 @@ public enum Localizer {
                 }
             }
         }
+        // Twins outside the retrieved keyframes: the features the winner explains look up their
+        // approximate nearest points over the whole map (the light retrieval probe); a neighbour far
+        // from the point the winner used is a candidate twin wherever it is in the map.
+        if search.candidates != nil {
+            var explainedFeatures: [Int] = []
+            var usedPoints: [Vec3] = []
+            for m in matches {
+                let x = map.data.positions[Int(m.train)]
+                let kp = features.keypoints[Int(m.query)]
+                guard let proj = camera.project(pose.transform(x)),
+                    (proj - Vec2(Double(kp.x), Double(kp.y))).squaredNorm < t2
+                else { continue }
+                explainedFeatures.append(Int(m.query))
+                usedPoints.append(x)
+            }
+            var words: [UInt64] = []
+            words.reserveCapacity(4 * explainedFeatures.count)
+            for q in explainedFeatures { words += queries.words[(4 * q)..<(4 * q + 4)] }
+            let global = map.nearestForVotes(BinaryDescriptors(words: words))
+            for (j, q) in explainedFeatures.enumerated() {
+                let kp = features.keypoints[q]
+                for m in global[j] where m.distance <= 80 {
+                    let x = map.data.positions[Int(m.train)]
+                    if x.distance(to: usedPoints[j]) > 1 {
+                        twinPixels.append(Vec2(Double(kp.x), Double(kp.y)))
+                        twinPoints.append(x)
+                    }
+                }
+            }
+        }
         let competitor = max(
             bestCompetitor(
                 of: pose, pixels: twinPixels, points: twinPoints,

@@ -14,17 +14,8 @@ import VPSTestSupport
 /// (the SDK's upload size) along a walk the map never saw, with the drifting poses of a simulated AR
 /// session for multi-frame queries.
 @Suite(.serialized) struct LocalizerAccuracyTests {
-    /// One room map shared by the tests of this suite (built once: seconds in a release build, a few
-    /// minutes in a debug one).
-    static let roomStorage = RoomFixture(seed: 21)
-
-    /// The fixture, built on a Dispatch thread: a minutes-long synchronous build on Swift's
-    /// cooperative pool (two threads on two cores) would starve the async tests running beside it.
-    static func room() async -> RoomFixture {
-        await withCheckedContinuation { continuation in
-            DispatchQueue.global().async { continuation.resume(returning: roomStorage) }
-        }
-    }
+    /// One room map shared by the tests of this suite (built once, ~10 s in a debug build).
+    static let room = RoomFixture(seed: 21)
 
     struct RoomFixture: Sendable {
         let venue: Venue
@@ -87,8 +78,7 @@ import VPSTestSupport
         CameraPose(CameraAxes.cvPose(fromARKit: f.trueWorldFromCamera).inverse)
     }
 
-    static func singleFrameScore(mode: SearchMode, every: Int = 2) async throws -> Score {
-        let room = await room()
+    static func singleFrameScore(mode: SearchMode, every: Int = 2) throws -> Score {
         var score = Score()
         var options = LocalizerOptions()
         options.mode = mode
@@ -100,8 +90,8 @@ import VPSTestSupport
         return score
     }
 
-    @Test func vps1SingleFrameRecallAndAccuracy() async throws {
-        let s = try await Self.singleFrameScore(mode: .vps1)
+    @Test func vps1SingleFrameRecallAndAccuracy() throws {
+        let s = try Self.singleFrameScore(mode: .vps1)
         print(
             String(
                 format: "VPS-1: %d queries, recall(5 cm, 1°) %.3f, (25 cm, 2°) %.3f, median %.1f mm / %.3f°",
@@ -115,10 +105,10 @@ import VPSTestSupport
         #expect(s.confidentWrong == 0)
     }
 
-    @Test func vps2SearchesDeeperAndIsAtLeastAsGood() async throws {
+    @Test func vps2SearchesDeeperAndIsAtLeastAsGood() throws {
         #expect(SearchMode.vps2.retrievedKeyframes >= 4 * SearchMode.vps1.retrievedKeyframes)
-        let fast = try await Self.singleFrameScore(mode: .vps1, every: 4)
-        let deep = try await Self.singleFrameScore(mode: .vps2, every: 4)
+        let fast = try Self.singleFrameScore(mode: .vps1, every: 4)
+        let deep = try Self.singleFrameScore(mode: .vps2, every: 4)
         print(
             String(format: "VPS-2 vs VPS-1 recall(5 cm, 1°): %.3f vs %.3f", deep.recall(0.05, 1), fast.recall(0.05, 1)))
         #expect(deep.recall(0.05, 1) >= fast.recall(0.05, 1))
@@ -126,16 +116,15 @@ import VPSTestSupport
     }
 
     /// Four frames 0.5 s apart with their drifting AR poses, solved as one generalized camera.
-    @Test func multiFrameRecall() async throws {
-        let room = await Self.room()
+    @Test func multiFrameRecall() throws {
         var score = Score()
-        let walk = room.walk
+        let walk = Self.room.walk
         for start in stride(from: 0, to: walk.count - 4, by: 2) {
             let group = Array(walk[start..<(start + 4)])
             let outcome = try Localizer.localize(
                 rig: group.map { $0.image!.gray }, cameras: group.map(\.camera),
                 camFromRig: group.map { CameraPose(CameraAxes.cvPose(fromARKit: $0.arWorldFromCamera).inverse) },
-                map: room.map)
+                map: Self.room.map)
             let camFromMap = outcome.rigFromMap.map {
                 CameraPose(CameraAxes.cvPose(fromARKit: group[0].arWorldFromCamera).inverse * $0.rigid)
             }
@@ -163,26 +152,25 @@ import VPSTestSupport
 
     /// Hints narrow the search and are enforced: a true prior keeps the answer, a prior elsewhere
     /// or a height band the camera is not in turns it into an explicit failure.
-    @Test func hintsAreHonoured() async throws {
-        let room = await Self.room()
-        let frame = room.walk[10]
+    @Test func hintsAreHonoured() throws {
+        let frame = Self.room.walk[10]
         let truth = Self.truth(frame)
         let image = frame.image!.gray
         var options = LocalizerOptions()
         options.hints = LocalizationHints(position: truth.center + Vec3(1, 0, 0.5), radius: 3)
-        let near = try Localizer.localize(image: image, camera: frame.camera, map: room.map, options: options)
+        let near = try Localizer.localize(image: image, camera: frame.camera, map: Self.room.map, options: options)
         #expect(near.camFromMap.map { $0.error(to: truth).positionMeters < 0.05 } == true)
         options.hints = LocalizationHints(position: truth.center + Vec3(30, 0, 0), radius: 2)
-        let far = try Localizer.localize(image: image, camera: frame.camera, map: room.map, options: options)
+        let far = try Localizer.localize(image: image, camera: frame.camera, map: Self.room.map, options: options)
         #expect(far.camFromMap == nil)
         options.hints = LocalizationHints(heightBand: (truth.center.y + 3)...(truth.center.y + 5))
-        let band = try Localizer.localize(image: image, camera: frame.camera, map: room.map, options: options)
+        let band = try Localizer.localize(image: image, camera: frame.camera, map: Self.room.map, options: options)
         #expect(band.camFromMap == nil)
         options.hints = LocalizationHints(
             position: truth.center + Vec3(0, 5, 2), radius: 3, horizontalOnly: true,
             heightBand: (truth.center.y - 0.5)...(truth.center.y + 0.5))
         let horizontal = try Localizer.localize(
-            image: image, camera: frame.camera, map: room.map, options: options)
+            image: image, camera: frame.camera, map: Self.room.map, options: options)
         #expect(horizontal.camFromMap.map { $0.error(to: truth).positionMeters < 0.05 } == true)
     }
 }

@@ -72,7 +72,7 @@ let package = Package(
             ]),
 
         // MARK: Test support and tests
-        .target(name: "VPSTestSupport", dependencies: ["VPSGeometry", "VPSImaging"]),
+        .target(name: "VPSTestSupport", dependencies: ["VPSGeometry", "VPSImaging", "VPSMap", "VPSSimulation"]),
         .testTarget(name: "VPSGeometryTests", dependencies: ["VPSGeometry", "VPSTestSupport"]),
         .testTarget(name: "VPSImagingTests", dependencies: ["VPSImaging", "VPSTestSupport"]),
         .testTarget(name: "VPSFeaturesTests", dependencies: ["VPSFeatures", "VPSTestSupport"]),

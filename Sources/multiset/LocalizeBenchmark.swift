@@ -5,6 +5,7 @@ import VPSImaging
 import VPSLocalizer
 import VPSMap
 import VPSSimulation
+import VPSTestSupport
 
 /// `multiset bench localize`: end-to-end query latency (JPEG in, pose out) on one core against a
 /// building-sized map, per stage, single and multi frame; and the 2D–3D correspondences of every
@@ -45,7 +46,7 @@ enum LocalizeBenchmark {
             var parts: [MapData] = []
             for r in 0..<rooms {
                 log("building room \(r + 1)/\(rooms)")
-                parts.append(try roomMap(seed: seed + UInt64(r)))
+                parts.append(try SimulatedScanMap.room(seed: seed + UInt64(r), code: "MAP_BENCHROOM001"))
             }
             data = merge(parts, spacing: spacing)
             try MapFile.write(data, to: mapURL)
@@ -159,26 +160,6 @@ enum LocalizeBenchmark {
         try JSONSerialization.data(withJSONObject: report, options: [.prettyPrinted, .sortedKeys]).write(
             to: URL(fileURLWithPath: out))
         return 0
-    }
-
-    /// A room's map from a 1280 × 960 scan with exact poses (phone blur and noise on the images).
-    static func roomMap(seed: UInt64) throws -> MapData {
-        let venue = Venue.generate(.room, seed: seed)
-        let scanCamera = Camera(fx: 1000, fy: 1000, cx: 640, cy: 480, width: 1280, height: 960)
-        let scan = Trajectory.generate(.scan, in: venue, seed: seed)
-        var configuration = ARSessionConfiguration.ideal(camera: scanCamera, frameInterval: scan.duration / 119)
-        configuration.sensor = .phone
-        var session = ARSessionSimulator(venue: venue, trajectory: scan, configuration: configuration, seed: seed)
-        var frames: [MappingFrame] = []
-        var images: [RGBImage] = []
-        while let f = session.next(), let image = f.image {
-            let pose = CameraPose(CameraAxes.cvPose(fromARKit: f.trueWorldFromCamera).inverse)
-            frames.append(MappingFrame(name: "f\(frames.count)", camera: scanCamera, camFromMap: pose))
-            images.append(image)
-        }
-        let frozen = images
-        return try MapBuilder.build(frames: frames, loadImage: { frozen[$0] }, code: "MAP_BENCHROOM001", name: "room")
-            .0
     }
 
     /// Maps placed side by side along +X, `spacing` metres apart, as one map.

@@ -25,22 +25,7 @@ import VPSTestSupport
 
         init(seed: UInt64) {
             venue = Venue.generate(.room, seed: seed)
-            let scanCamera = Camera(fx: 1000, fy: 1000, cx: 640, cy: 480, width: 1280, height: 960)
-            let scan = Trajectory.generate(.scan, in: venue, seed: seed)
-            var configuration = ARSessionConfiguration.ideal(camera: scanCamera, frameInterval: scan.duration / 119)
-            configuration.sensor = .phone
-            var session = ARSessionSimulator(venue: venue, trajectory: scan, configuration: configuration, seed: seed)
-            var frames: [MappingFrame] = []
-            var images: [RGBImage] = []
-            while let f = session.next(), let image = f.image {
-                let pose = CameraPose(CameraAxes.cvPose(fromARKit: f.trueWorldFromCamera).inverse)
-                frames.append(MappingFrame(name: "f\(frames.count)", camera: scanCamera, camFromMap: pose))
-                images.append(image)
-            }
-            let frozen = images
-            let data = try! MapBuilder.build(
-                frames: frames, loadImage: { frozen[$0] }, code: "MAP_ACCURACY0001", name: "room"
-            ).0
+            let data = try! SimulatedScanMap.room(seed: seed, code: "MAP_ACCURACY0001")
             map = try! LocalizationMap(data)
             let queryCamera = Camera(fx: 750, fy: 750, cx: 480, cy: 360, width: 960, height: 720)
             var walkConfiguration = ARSessionConfiguration(camera: queryCamera, frameInterval: 0.5)

@@ -18,6 +18,9 @@ public final class LocalizationMap: Sendable {
     let pointKeyframes: [Int32]
     /// Keyframe camera centres, map frame.
     let keyframeCenters: [Vec3]
+    /// Per point, the mean unit direction from the point to the keyframes observing it (zero when
+    /// none does): the side of a surface the point can be seen from.
+    let viewDirections: [Vec3]
 
     /// Errors preparing a map.
     public enum PrepareError: Error, Equatable, Sendable, CustomStringConvertible {
@@ -57,6 +60,18 @@ public final class LocalizationMap: Sendable {
         pointKeyframeStart = counts
         pointKeyframes = list
         keyframeCenters = data.keyframes.map(\.camFromMap.center)
+        var directions = [Vec3](repeating: Vec3(0, 0, 0), count: data.pointCount)
+        for p in 0..<data.pointCount {
+            var sum = Vec3(0, 0, 0)
+            for k in list[Int(counts[p])..<Int(counts[p + 1])] {
+                let ray = keyframeCenters[Int(k)] - data.positions[p]
+                let n = ray.norm
+                if n > 0 { sum = sum + ray * (1 / n) }
+            }
+            let n = sum.norm
+            directions[p] = n > 0 ? sum * (1 / n) : sum
+        }
+        viewDirections = directions
     }
 
     /// Approximate two nearest map points for retrieval votes: a third of the LSH tables (brute force on

@@ -30,7 +30,10 @@ enum LocalizeCommand {
           --mode      vps1 (default, fast) or vps2 (deep search)
           --frames    N ≥ 2: multi-frame queries of N consecutive frames solved jointly with their AR poses
                       (the error is the first frame's); default 1 (single frame)
-          --verbose   one line per query (features, matches, inliers, margin, confidence, error)
+          --verbose   one line per query (features, matches, guided matches, inliers, margin, confidence,
+                      error)
+          --min-inliers N   the inlier floor (default 30); --no-guided: no verification by projection
+                      (ablations)
         """
 
     static func loadMap(_ code: String, _ path: String) throws -> LocalizationMap {
@@ -109,6 +112,8 @@ enum LocalizeCommand {
         options.keepCorrespondences = verbose
         if let t = args.string("threshold"), let v = Double(t) { options.pose.maxReprojectionError = v }
         if let t = args.string("ratio"), let v = Float(t) { options.ratio = v }
+        if let t = args.string("min-inliers"), let v = Int(t) { options.minInliers = v }
+        if args.flag("no-guided") { options.guidedMatching = false }
         if args.flag("no-tighten") { options.tighten = false }
         if args.flag("no-scale-weights") { options.weightByScale = false }
         if let m = args.string("mode") {
@@ -173,8 +178,9 @@ enum LocalizeCommand {
                 print(
                     String(
                         format:
-                            "  %@: features %d matches %d inliers %d/%d σ %.1f mm %.3f° margin %.1f confidence %.2f error %.1f mm %.3f° %@",
-                        frame.image, outcome.features, outcome.matches, outcome.inliers, outcome.tightInliers,
+                            "  %@: features %d matches %d guided %d inliers %d/%d σ %.1f mm %.3f° margin %.1f confidence %.2f error %.1f mm %.3f° %@",
+                        frame.image, outcome.features, outcome.matches, outcome.guidedMatches, outcome.inliers,
+                        outcome.tightInliers,
                         outcome.positionSigma * 1000, outcome.rotationSigmaDegrees, outcome.inlierMargin ?? 0,
                         outcome.confidence, (e?.positionMeters ?? .nan) * 1000, e?.rotationDegrees ?? .nan,
                         outcome.failure?.rawValue ?? ""))

@@ -274,11 +274,10 @@ extension SDKEndToEndTests {
     /// may be accepted against an anchor and a rejection, if any, leaves the scene untouched. The counts
     /// are printed for the engine's calibration.
     ///
-    /// Known engine issue: on this walk the engine still answers one query (frame 22, in room A, the
-    /// walk's only answer) with the twin place, confidence 0.82 and inlier margin 7.5. Being the first
-    /// fix it bootstraps the anchor unchecked (SPEC §9.5 step 2), so no gate can catch it. The strong
-    /// property `wrongAccepted == 0` is therefore kept as a known issue: once the engine stops answering
-    /// that twin, the known issue goes unrecorded, the test fails and the expectation must be made plain.
+    /// This walk once had the engine answer one query (frame 22, in room A, the walk's first fix) with
+    /// the twin place at confidence 0.82: being the first fix it bootstraps the anchor unchecked (SPEC
+    /// §9.5 step 2), so no gate can catch it. Competitors are now verified by projection, which
+    /// measures the twin's full support (inlier margin ≈ 1), and the engine declines every query here.
     @Test func aliasingVenueRealEngineAcceptsNoWrongFixAgainstAnAnchor() async throws {
         let served = try Self.serve(.aliasing, seed: 5, every: 2.0)
         defer {
@@ -288,9 +287,7 @@ extension SDKEndToEndTests {
         let pass = await Self.aliasingPass(served, confidenceCheck: false)
         #expect(pass.wrongAcceptedAgainstAnAnchor == 0)
         #expect(pass.rejectionsThatMovedTheScene == 0)
-        withKnownIssue("the engine answers a room-A query with its twin as the walk's first fix") {
-            #expect(pass.wrongAccepted == 0)
-        }
+        #expect(pass.wrongAccepted == 0)
     }
 
     /// What SPEC §9.5 steps 6–7 give for a lone single-frame challenger (support 1, no incumbent support

@@ -71,6 +71,14 @@ import VPSTestSupport
             guard let image = f.image else { continue }
             let o = try Localizer.localize(image: image.gray, camera: f.camera, map: room.map, options: options)
             score.add(o.camFromMap, confidence: o.confidence, truth: truth(f))
+            let e = o.camFromMap?.error(to: truth(f))
+            if e == nil || e!.positionMeters > 0.05 || e!.rotationDegrees > 1 || o.confidence < 0.2 {
+                print(
+                    "\(mode) miss at t = \(f.timestamp) s: \(o.failure?.rawValue ?? "answer"), \(o.matches) matches, "
+                        + "\(o.guidedMatches) guided, \(o.inliers) inliers, margin \(o.inlierMargin ?? 0), "
+                        + "confidence \(o.confidence), error \(e.map { "\($0.positionMeters * 1000) mm \($0.rotationDegrees)°" } ?? "-")"
+                )
+            }
         }
         return score
     }
@@ -82,9 +90,10 @@ import VPSTestSupport
                 format: "VPS-1: %d queries, recall(5 cm, 1°) %.3f, (25 cm, 2°) %.3f, median %.1f mm / %.3f°",
                 s.queries, s.recall(0.05, 1), s.recall(0.25, 2), s.medianPosition * 1000, s.medianRotation))
         #expect(s.queries >= 40)
-        // Measured: recall 0.927 (the misses are close views of plain cabinet doors, failing explicitly),
-        // median 3.8 mm / 0.06°.
-        #expect(s.recall(0.05, 1) >= 0.9)
+        // Measured: recall 0.951 (39 of 41; 0.927 before weak poses were verified by projection), median
+        // 3.8 mm / 0.06°. The two misses are close views of a plain cabinet door: one fails with 26
+        // inliers, one is right (7 mm) but a distinct pose explains more of the door (margin 0.56).
+        #expect(s.recall(0.05, 1) >= 0.95)
         #expect(s.medianPosition <= 0.01)
         #expect(s.medianRotation <= 0.1)
         #expect(s.confidentWrong == 0)

@@ -1,0 +1,152 @@
+import Foundation
+import VPSFeatures
+import VPSGeometry
+
+/// Matching guided by a pose: map points the pose projects near a query keypoint, seen from a
+/// direction the map observed them from, are compared with that keypoint's descriptor.
+///
+/// Descriptor matching alone loses most true correspondences where the query's texture repeats
+/// (rings on a wallpaper, tiles) or its view is far from the map's: the true point is rarely the
+/// nearest of thousands, and the ratio test drops it. Among the two or three points a pose puts
+/// within a few pixels it is usually the best, so a pose from few inliers (RANSAC on the
+/// descriptor matches) finds the many correspondences that confirm it, or finds almost none when
+/// it is wrong (ORB-SLAM's relocalization does the same: Mur-Artal, Montiel & Tardós, "ORB-SLAM",
+/// T-RO 2015, §V-C).
+///
+/// Complexity: O(map points) to project, plus O(keypoints × points within the window).
+struct ProjectionMatching {
+    let keypoints: [Keypoint]
+    let descriptors: BinaryDescriptors
+    let map: LocalizationMap
+    let camera: Camera
+    /// Each keypoint's pyramid scale (size / the finest size): the window and the noise grow with it.
+    let scales: [Double]
+
+    /// Bits a match may differ by (of 256).
+    var maxDistance = 80
+    /// Best over second-best distinct point within the window.
+    var ratio: Float = 0.9
+    /// Largest angle between the query's ray and the directions the map saw a point from.
+    var maxViewAngleDegrees = 60.0
+
+    /// Grid cell side in pixels.
+    private static let cell = 16.0
+
+    init(keypoints: [Keypoint], descriptors: BinaryDescriptors, map: LocalizationMap, camera: Camera) {
+        self.keypoints = keypoints
+        self.descriptors = descriptors
+        self.map = map
+        self.camera = camera
+        let finest = keypoints.lazy.map(\.size).min() ?? 1
+        scales = keypoints.map { max(1, Double($0.size / max(finest, 1e-3))) }
+    }
+
+    /// One match per keypoint at most and per map point at most (the closer descriptor wins): the
+    /// best point within `radius × scale` pixels of the keypoint when `pose` projects it there.
+    func matches(pose: CameraPose, radius: Double) -> [Match] {
+        let width = Double(camera.width), height = Double(camera.height)
+        let columns = Int((width / Self.cell).rounded(.up)), rows = Int((height / Self.cell).rounded(.up))
+        // Visible points, bucketed by cell (counting sort).
+        var visible: [(point: Int32, pixel: Vec2)] = []
+        let center = pose.center
+        let minCos = cos(maxViewAngleDegrees * .pi / 180)
+        let positions = map.data.positions
+        for p in 0..<positions.count {
+            let x = positions[p]
+            let c = pose.transform(x)
+            guard c.z > 0.05, let u = camera.project(c), u.x >= 0, u.y >= 0, u.x < width, u.y < height else {
+                continue
+            }
+            let view = map.viewDirections[p]
+            let ray = center - x
+            let n = ray.norm
+            let unseen = view.x == 0 && view.y == 0 && view.z == 0
+            guard n > 0, unseen || (view.x * ray.x + view.y * ray.y + view.z * ray.z) >= minCos * n else { continue }
+            visible.append((Int32(p), u))
+        }
+        var start = [Int](repeating: 0, count: columns * rows + 1)
+        func cellIndex(_ u: Vec2) -> Int {
+            min(rows - 1, Int(u.y / Self.cell)) * columns + min(columns - 1, Int(u.x / Self.cell))
+        }
+        for v in visible { start[cellIndex(v.pixel) + 1] += 1 }
+        for i in 0..<(columns * rows) { start[i + 1] += start[i] }
+        var fill = start
+        var bucketed = [(point: Int32, pixel: Vec2)](repeating: (0, Vec2(0, 0)), count: visible.count)
+        for v in visible {
+            let c = cellIndex(v.pixel)
+            bucketed[fill[c]] = v
+            fill[c] += 1
+        }
+        // Best point per keypoint, then best keypoint per point.
+        var bestForPoint: [Int32: Match] = [:]
+        for q in 0..<keypoints.count {
+            let kp = keypoints[q]
+            let px = Vec2(Double(kp.x), Double(kp.y))
+            let r = radius * scales[q]
+            let x0 = max(0, Int((px.x - r) / Self.cell)), x1 = min(columns - 1, Int((px.x + r) / Self.cell))
+            let y0 = max(0, Int((px.y - r) / Self.cell)), y1 = min(rows - 1, Int((px.y + r) / Self.cell))
+            guard x0 <= x1, y0 <= y1 else { continue }
+            let d = descriptors[q]
+            var best = (distance: Int.max, point: Int32(-1)), second = Int.max
+            for row in y0...y1 {
+                for i in start[row * columns + x0]..<start[row * columns + x1 + 1] {
+                    let v = bucketed[i]
+                    guard (v.pixel - px).squaredNorm <= r * r else { continue }
+                    let t = map.descriptors[Int(v.point)]
+                    let h =
+                        (d[0] ^ t[0]).nonzeroBitCount + (d[1] ^ t[1]).nonzeroBitCount
+                        + (d[2] ^ t[2]).nonzeroBitCount + (d[3] ^ t[3]).nonzeroBitCount
+                    if h < best.distance {
+                        second = best.distance
+                        best = (h, v.point)
+                    } else if h < second {
+                        second = h
+                    }
+                }
+            }
+            guard best.point >= 0, best.distance <= maxDistance,
+                second == .max || Float(best.distance) < ratio * Float(second)
+            else { continue }
+            let m = Match(query: q, train: Int(best.point), distance: Float(best.distance))
+            if let other = bestForPoint[best.point], other.distance <= m.distance { continue }
+            bestForPoint[best.point] = m
+        }
+        return bestForPoint.values.sorted { $0.query < $1.query }
+    }
+}
+
+extension ProjectionMatching {
+    /// A pose re-estimated from the correspondences it predicts.
+    struct Verified {
+        var pixels: [Vec2]
+        var points: [Vec3]
+        var sigmas: [Double]
+        var result: AbsolutePoseResult
+        /// Inliers of the last estimate (the pose's support by projection).
+        var support: Int { result.inlierCount }
+    }
+
+    /// Grows `pose`'s support by projection: matches within 10, 6 and 4 px × keypoint scale, each
+    /// pass re-estimated by LO-RANSAC and kept while its inliers grow. Nil when the first pass finds
+    /// no more support than `support` (a wrong pose predicts little the image shows).
+    func verify(
+        pose start: CameraPose, support: Int, gravity: Vec3?, options: AbsolutePoseOptions, weightByScale: Bool
+    ) -> Verified? {
+        var pose = start
+        var best: Verified?
+        for radius in [10.0, 6.0, 4.0] {
+            let guided = matches(pose: pose, radius: radius)
+            guard guided.count > (best?.support ?? support) else { break }
+            let pixels = guided.map { Vec2(Double(keypoints[Int($0.query)].x), Double(keypoints[Int($0.query)].y)) }
+            let points = guided.map { map.data.positions[Int($0.train)] }
+            let sigmas = guided.map { scales[Int($0.query)] }
+            let refit = estimateAbsolutePose(
+                pixels: pixels, points: points, camera: camera, gravityInCamera: gravity,
+                pixelSigmas: weightByScale ? sigmas : nil, options: options)
+            guard let p = refit.camFromWorld, refit.inlierCount > (best?.support ?? support) else { break }
+            best = Verified(pixels: pixels, points: points, sigmas: sigmas, result: refit)
+            pose = p
+        }
+        return best
+    }
+}

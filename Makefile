@@ -38,10 +38,13 @@ build: deps
 ## test: build, run every test, check formatting.
 test: SHELL := /bin/bash
 test: build
-	@set -o pipefail; $(SWIFT) test --skip-build $(SWIFT_FLAGS) 2>&1 | tee .test-log.txt
+	@set -o pipefail; $(SWIFT) test --skip-build $(SWIFT_FLAGS) --skip SDKEndToEndTests 2>&1 | tee .test-log.txt
+	@# The SDK end-to-end tests run on their own: they drive a real server over a socket on real time,
+	@# and two cores busy with the localizer's debug-build fixtures can starve their network callbacks.
+	@set -o pipefail; $(SWIFT) test --skip-build $(SWIFT_FLAGS) --filter SDKEndToEndTests 2>&1 | tee -a .test-log.txt
 	$(MAKE) --no-print-directory lint
-	@# A plain closing line for CI: the Swift Testing totals.
-	@n=$$(grep -oE "Test run with [0-9]+ tests?" .test-log.txt | tail -1 | grep -oE "[0-9]+"); \
+	@# A plain closing line for CI: the Swift Testing totals of both runs.
+	@n=$$(grep -oE "Test run with [0-9]+ tests?" .test-log.txt | grep -oE "[0-9]+" | awk '{s += $$1} END {print s}'); \
 	f=$$(grep -cE "^✘ Test .* (failed|recorded an issue)" .test-log.txt || true); \
 	echo "tests: $${n:-0} passed, $${f:-0} failed"
 

@@ -151,10 +151,10 @@ extension Localizer {
                     camFromRig: usedPoses, options: options))
         }
         out.inlierMargin = min(99, Double(result.inlierCount) / Double(max(10, competitor)))
-        // No absolute competitor penalty for rigs: four views must agree on one transform, so a twin
-        // place does not reach a confident rig answer (calibration: 0 answers ≥ 0.2 in the twin-room
-        // venues without it), while repeated floor tiles give distinct partial competitors of ~90
-        // inliers per frame next to a correct winner of ~570 per frame.
+        // Four views must agree on one transform, so a twin place does not reach a confident rig
+        // answer (calibration: 1 answer ≥ 0.2 in the twin-room venues, correct); competitors are not
+        // verified by projection here (repeated floor tiles give distinct partial competitors of ~90
+        // inliers per frame next to a correct winner of ~570 per frame).
         out.confidence = confidence(inliers: result.inlierCount, margin: out.inlierMargin!)
         lap("margin")
         return out

@@ -29,7 +29,8 @@ public struct LocalizerOptions: Sendable {
     /// When the descriptor matches give a pose with too few inliers, look for the correspondences that
     /// pose predicts (`ProjectionMatching`) and estimate again from them.
     public var guidedMatching = true
-    /// Poses with fewer descriptor-match inliers than this are verified by projection.
+    /// Poses with fewer descriptor-match inliers than this are verified by projection (every pose in
+    /// VPS-2, `SearchMode.verifiesEveryPose`).
     public var guidedBelow = 100
     /// Keep the 2D–3D correspondences and inlier flags in the outcome (diagnostics, benchmarks).
     public var keepCorrespondences = false
@@ -140,7 +141,8 @@ public enum Localizer {
         lap("pose")
         let projection = ProjectionMatching(
             keypoints: features.keypoints, descriptors: queries, map: map, camera: camera)
-        if options.guidedMatching, result.inlierCount < options.guidedBelow, result.inlierCount >= 8,
+        if options.guidedMatching, options.mode.verifiesEveryPose || result.inlierCount < options.guidedBelow,
+            result.inlierCount >= 8,
             let hypothesis = result.camFromWorld
         {
             // Few descriptor matches agree, but a pose from a dozen may still be right: the
@@ -219,6 +221,15 @@ public enum Localizer {
                 explainedFeatures.append(Int(m.query))
                 usedPoints.append(x)
             }
+            // The strongest 200 suffice to find a twin's pose; its support is measured by projection.
+            if explainedFeatures.count > 200 {
+                let strongest = explainedFeatures.indices.sorted {
+                    features.keypoints[explainedFeatures[$0]].response
+                        > features.keypoints[explainedFeatures[$1]].response
+                }.prefix(200)
+                explainedFeatures = strongest.map { explainedFeatures[$0] }
+                usedPoints = strongest.map { usedPoints[$0] }
+            }
             var words: [UInt64] = []
             words.reserveCapacity(4 * explainedFeatures.count)
             for q in explainedFeatures { words += queries.words[(4 * q)..<(4 * q + 4)] }
@@ -256,18 +267,18 @@ public enum Localizer {
                 p.error(to: pose).positionMeters >= 2 || p.error(to: pose).rotationDegrees >= 20
             {
                 competitor = verified.support
-            }
-            if out.guidedMatches == 0 {
-                support =
-                    projection.verify(
-                        pose: pose, support: 0, gravity: gravityInCamera, options: options.pose,
-                        weightByScale: options.weightByScale)?.support ?? support
+                if out.guidedMatches == 0 {
+                    support =
+                        projection.verify(
+                            pose: pose, support: 0, gravity: gravityInCamera, options: options.pose,
+                            weightByScale: options.weightByScale)?.support ?? support
+                }
             }
         }
         out.inlierMargin = min(99, Double(support) / Double(max(10, competitor)))
         out.competitorInliers = competitor
         out.confidence = confidence(
-            inliers: result.inlierCount, margin: out.inlierMargin!, competitor: competitor,
+            inliers: result.inlierCount, margin: out.inlierMargin!,
             positionSigma: tight.positionSigma, rotationSigmaDegrees: tight.rotationSigmaDegrees)
         lap("margin")
         return out
@@ -275,16 +286,16 @@ public enum Localizer {
 
     /// Confidence in [0, 1]: the product of inlier evidence, distinctness and conditioning,
     ///
-    ///     (1 − e^(−n/60)) · clamp((margin − 2) / 3, 0, 1) · e^(−max(0, c/f − 20)/15)
-    ///                     · 1 / (1 + (σp / 5 cm)⁴ + (σr / 0.8°)⁴)
+    ///     (1 − e^(−n/60)) · clamp((margin − 2) / 3, 0, 1) · 1 / (1 + (σp / 5 cm)⁴ + (σr / 0.8°)⁴)
     ///
-    /// - evidence: n inliers; 50 give 0.57, 150 give 0.92;
+    /// - evidence: n inliers; 30 give 0.39, 50 give 0.57, 150 give 0.92;
     /// - distinctness: two places that explain the image about equally (`inlierMargin` below 2.9)
-    ///   stay below 0.3 whatever the inliers (SPEC §18.3). A competitor with c inliers over f frames
-    ///   is also penalized in absolute terms: a distinct pose that explains more than 20
-    ///   correspondences per frame is a second place, not noise (in single rooms competitors stayed
-    ///   at ≤ 19; in the twin-room venue every answer had one of 35–72, and where the map covers
-    ///   the twin better than the true room the winner was the twin, with margins up to 3.3);
+    ///   stay below 0.3 whatever the inliers (SPEC §18.3). The margin compares like with like: a
+    ///   competitor with ≥ 10 inliers and the winner are both measured by the correspondences they
+    ///   predict (`ProjectionMatching`), so a twin place shows its full support (margins 0.2–1.8 in
+    ///   the twin-room venues). Before that, competitors found from a handful of second neighbours
+    ///   looked weak (margins up to 7.5 for a twin) and an extra penalty on competitors of more
+    ///   than 20 inliers was needed; it is no longer (it only cost single-room recall);
     /// - conditioning: σp, σr are the first-order position (metres) and rotation (degrees)
     ///   uncertainty for 1 px keypoint noise (`PoseTightening`). Inliers crowded on one distant
     ///   plane pin the pose down poorly; on the simulated venues every wrong answer with many
@@ -293,12 +304,10 @@ public enum Localizer {
     /// Calibrated on simulated venues (docs/EVALUATION.md): among answers with confidence ≥ 0.3 at
     /// most 1 % may be wrong (> 0.5 m or > 5°), at ≥ 0.2 at most 3 % (SPEC §18.2).
     public static func confidence(
-        inliers: Int, margin: Double, competitor: Int = 0, frames: Int = 1, positionSigma: Double = 0,
-        rotationSigmaDegrees: Double = 0
+        inliers: Int, margin: Double, positionSigma: Double = 0, rotationSigmaDegrees: Double = 0
     ) -> Double {
         let evidence: Double = 1 - exp(-Double(inliers) / 60)
-        let perFrame = Double(competitor) / Double(max(1, frames))
-        let distinctness: Double = min(1, max(0, (margin - 2) / 3)) * exp(-max(0, perFrame - 20) / 15)
+        let distinctness: Double = min(1, max(0, (margin - 2) / 3))
         guard positionSigma.isFinite, rotationSigmaDegrees.isFinite else { return 0 }
         let conditioning = 1 / (1 + pow(positionSigma / 0.05, 4) + pow(rotationSigmaDegrees / 0.8, 4))
         return evidence * distinctness * conditioning

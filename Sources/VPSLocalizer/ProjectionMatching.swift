@@ -41,28 +41,46 @@ struct ProjectionMatching {
         scales = keypoints.map { max(1, Double($0.size / max(finest, 1e-3))) }
     }
 
-    /// One match per keypoint at most and per map point at most (the closer descriptor wins): the
-    /// best point within `radius × scale` pixels of the keypoint when `pose` projects it there.
-    func matches(pose: CameraPose, radius: Double) -> [Match] {
+    /// Map points in front of `pose` that project within `margin` pixels of the image, seen from the
+    /// side of their surface the map saw them from (within `maxViewAngleDegrees`).
+    /// - Complexity: O(map points).
+    func visiblePoints(pose: CameraPose, margin: Double) -> [Int32] {
         let width = Double(camera.width), height = Double(camera.height)
-        let columns = Int((width / Self.cell).rounded(.up)), rows = Int((height / Self.cell).rounded(.up))
-        // Visible points, bucketed by cell (counting sort).
-        var visible: [(point: Int32, pixel: Vec2)] = []
         let center = pose.center
         let minCos = cos(maxViewAngleDegrees * .pi / 180)
-        let positions = map.data.positions
+        let positions = map.data.positions, views = map.viewDirections
+        var visible: [Int32] = []
         for p in 0..<positions.count {
             let x = positions[p]
             let c = pose.transform(x)
-            guard c.z > 0.05, let u = camera.project(c), u.x >= 0, u.y >= 0, u.x < width, u.y < height else {
-                continue
-            }
-            let view = map.viewDirections[p]
+            guard c.z > 0.05, let u = camera.project(c), u.x >= -margin, u.y >= -margin, u.x < width + margin,
+                u.y < height + margin
+            else { continue }
+            let view = views[p]
             let ray = center - x
             let n = ray.norm
             let unseen = view.x == 0 && view.y == 0 && view.z == 0
-            guard n > 0, unseen || (view.x * ray.x + view.y * ray.y + view.z * ray.z) >= minCos * n else { continue }
-            visible.append((Int32(p), u))
+            guard n > 0, unseen || view.dot(ray) >= minCos * n else { continue }
+            visible.append(Int32(p))
+        }
+        return visible
+    }
+
+    /// One match per keypoint at most and per map point at most (the closer descriptor wins): the
+    /// best point within `radius × scale` pixels of the keypoint when `pose` projects it there.
+    ///
+    /// - Parameter candidates: the points to consider (`visiblePoints`, e.g. for a nearby pose);
+    ///   nil: the points visible from `pose`.
+    func matches(pose: CameraPose, radius: Double, among candidates: [Int32]? = nil) -> [Match] {
+        let width = Double(camera.width), height = Double(camera.height)
+        let columns = Int((width / Self.cell).rounded(.up)), rows = Int((height / Self.cell).rounded(.up))
+        // Points projecting into the image, bucketed by cell (counting sort).
+        var visible: [(point: Int32, pixel: Vec2)] = []
+        for p in candidates ?? visiblePoints(pose: pose, margin: 0) {
+            guard let u = camera.project(pose.transform(map.data.positions[Int(p)])), u.x >= 0, u.y >= 0,
+                u.x < width, u.y < height
+            else { continue }
+            visible.append((p, u))
         }
         var start = [Int](repeating: 0, count: columns * rows + 1)
         func cellIndex(_ u: Vec2) -> Int {
@@ -77,8 +95,9 @@ struct ProjectionMatching {
             bucketed[fill[c]] = v
             fill[c] += 1
         }
-        // Best point per keypoint, then best keypoint per point.
-        var bestForPoint: [Int32: Match] = [:]
+        // Best point per keypoint, then best keypoint per point (by bucketed entry).
+        var bestQuery = [Int32](repeating: -1, count: bucketed.count)
+        var bestDistance = [Int](repeating: .max, count: bucketed.count)
         for q in 0..<keypoints.count {
             let kp = keypoints[q]
             let px = Vec2(Double(kp.x), Double(kp.y))
@@ -87,31 +106,35 @@ struct ProjectionMatching {
             let y0 = max(0, Int((px.y - r) / Self.cell)), y1 = min(rows - 1, Int((px.y + r) / Self.cell))
             guard x0 <= x1, y0 <= y1 else { continue }
             let d = descriptors[q]
-            var best = (distance: Int.max, point: Int32(-1)), second = Int.max
+            var best = (distance: Int.max, entry: -1), second = Int.max
             for row in y0...y1 {
-                for i in start[row * columns + x0]..<start[row * columns + x1 + 1] {
-                    let v = bucketed[i]
-                    guard (v.pixel - px).squaredNorm <= r * r else { continue }
-                    let t = map.descriptors[Int(v.point)]
+                for i in start[row * columns + x0]..<start[row * columns + x1 + 1]
+                where (bucketed[i].pixel - px).squaredNorm <= r * r {
+                    let t = map.descriptors[Int(bucketed[i].point)]
                     let h =
                         (d[0] ^ t[0]).nonzeroBitCount + (d[1] ^ t[1]).nonzeroBitCount
                         + (d[2] ^ t[2]).nonzeroBitCount + (d[3] ^ t[3]).nonzeroBitCount
                     if h < best.distance {
                         second = best.distance
-                        best = (h, v.point)
+                        best = (h, i)
                     } else if h < second {
                         second = h
                     }
                 }
             }
-            guard best.point >= 0, best.distance <= maxDistance,
-                second == .max || Float(best.distance) < ratio * Float(second)
+            guard best.entry >= 0, best.distance <= maxDistance,
+                second == .max || Float(best.distance) < ratio * Float(second),
+                best.distance < bestDistance[best.entry]
             else { continue }
-            let m = Match(query: q, train: Int(best.point), distance: Float(best.distance))
-            if let other = bestForPoint[best.point], other.distance <= m.distance { continue }
-            bestForPoint[best.point] = m
+            bestDistance[best.entry] = best.distance
+            bestQuery[best.entry] = Int32(q)
         }
-        return bestForPoint.values.sorted { $0.query < $1.query }
+        var result: [Match] = []
+        for i in 0..<bucketed.count where bestQuery[i] >= 0 {
+            result.append(
+                Match(query: Int(bestQuery[i]), train: Int(bucketed[i].point), distance: Float(bestDistance[i])))
+        }
+        return result.sorted { $0.query < $1.query }
     }
 }
 
@@ -134,12 +157,15 @@ extension ProjectionMatching {
     ) -> Verified? {
         var pose = start
         var best: Verified?
+        // The passes move the pose by a few pixels: the points visible from it, with a margin, suffice.
+        let candidates = visiblePoints(pose: start, margin: 100)
         for radius in [10.0, 6.0, 4.0] {
-            let guided = matches(pose: pose, radius: radius)
+            let guided = matches(pose: pose, radius: radius, among: candidates)
             guard guided.count > (best?.support ?? support) else { break }
             let pixels = guided.map { Vec2(Double(keypoints[Int($0.query)].x), Double(keypoints[Int($0.query)].y)) }
             let points = guided.map { map.data.positions[Int($0.train)] }
             let sigmas = guided.map { scales[Int($0.query)] }
+            // LO-RANSAC each pass: a pose several pixels off gathers some wrong matches.
             let refit = estimateAbsolutePose(
                 pixels: pixels, points: points, camera: camera, gravityInCamera: gravity,
                 pixelSigmas: weightByScale ? sigmas : nil, options: options)

@@ -284,6 +284,10 @@ public enum Localizer {
         return out
     }
 
+    /// The confidence from which a pose is answered (SPEC §18.2); below it a pose is withheld as
+    /// `LOW_CONFIDENCE` (server, CLI).
+    public static let answerConfidence = 0.2
+
     /// Confidence in [0, 1]: the product of inlier evidence, distinctness and conditioning,
     ///
     ///     (1 − e^(−n/60)) · clamp((margin − 2) / 3, 0, 1) · 1 / (1 + (σp / 5 cm)⁴ + (σr / 0.8°)⁴)

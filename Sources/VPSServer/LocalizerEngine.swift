@@ -154,7 +154,7 @@ public final class LocalizerEngine: QueryEngine {
         }
         // SPEC §18.2: a pose is answered only with confidence ≥ 0.2 (an ambiguous place, such as a
         // repeated room, or a poorly conditioned pose stays below it).
-        guard outcome.confidence >= 0.2 else {
+        guard outcome.confidence >= Localizer.answerConfidence else {
             return SingleFrameQueryResponse(
                 poseFound: false, responseTime: ms, message: "Pose not found", reason: "LOW_CONFIDENCE")
         }
@@ -230,7 +230,7 @@ public final class LocalizerEngine: QueryEngine {
         let trackingPose = PoseJSON(
             position: Vector3JSON(x: tracking.x, y: tracking.y, z: tracking.z),
             rotation: QuaternionJSON(x: tracking.qx, y: tracking.qy, z: tracking.qz, w: tracking.qw))
-        guard let best, best.outcome.confidence >= 0.2 else {
+        guard let best, best.outcome.confidence >= Localizer.answerConfidence else {
             return MultiFrameQueryResponse(
                 poseFound: false, trackingPose: trackingPose, responseTime: ms, message: "Pose not found")
         }
@@ -262,7 +262,9 @@ public final class LocalizerEngine: QueryEngine {
             best = (outcome, o)
         }
         let ms = Int(Double(DispatchTime.now().uptimeNanoseconds - started) / 1e6)
-        guard let (outcome, record) = best, let camFromObject = outcome.camFromMap, outcome.confidence >= 0.2 else {
+        guard let (outcome, record) = best, let camFromObject = outcome.camFromMap,
+            outcome.confidence >= Localizer.answerConfidence
+        else {
             return ObjectQueryResponse(poseFound: false, responseTime: ms, message: "Pose not found")
         }
         let pose = Self.apiPose(camFromMap: camFromObject, rightHanded: q.isRightHanded)

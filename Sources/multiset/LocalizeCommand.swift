@@ -63,14 +63,14 @@ enum LocalizeCommand {
         let camera = Camera(fx: v[0], fy: v[1], cx: v[2], cy: v[3], width: image.width, height: image.height)
         let outcome = try Localizer.localize(image: image, camera: camera, map: try loadMap(code, path))
         let timing = outcome.seconds.sorted { $0.key < $1.key }.map { ($0.key, $0.value * 1000) }
-        if let camFromMap = outcome.camFromMap {
+        if let camFromMap = outcome.camFromMap, outcome.confidence >= Localizer.answerConfidence {
             let pose = CameraAxes.arkitPose(fromCV: camFromMap.rigid.inverse)
             let p = pose.translation, q = pose.rotation
             if json {
                 let object: [String: Any] = [
                     "poseFound": true, "position": [p.x, p.y, p.z], "rotation": [q.x, q.y, q.z, q.w],
-                    "inliers": outcome.inliers,
-                    "matches": outcome.matches, "ms": Dictionary(uniqueKeysWithValues: timing),
+                    "inliers": outcome.inliers, "matches": outcome.matches, "confidence": outcome.confidence,
+                    "inlierMargin": outcome.inlierMargin ?? 0, "ms": Dictionary(uniqueKeysWithValues: timing),
                 ]
                 print(
                     String(
@@ -82,17 +82,21 @@ enum LocalizeCommand {
                         format: "pose found: position (%.4f, %.4f, %.4f) m, rotation (%.5f, %.5f, %.5f, %.5f)", p.x,
                         p.y, p.z, q.x, q.y, q.z, q.w))
                 print(
-                    "inliers \(outcome.inliers) of \(outcome.matches) matches; "
+                    String(
+                        format: "confidence %.2f, inlier margin %.1f; ", outcome.confidence, outcome.inlierMargin ?? 0)
+                        + "inliers \(outcome.inliers) of \(outcome.matches) matches; "
                         + timing.map { String(format: "%@ %.1f ms", $0.0, $0.1) }.joined(separator: ", "))
             }
             return 0
         }
+        let reason = outcome.failure?.rawValue ?? "LOW_CONFIDENCE"
         if json {
-            print(#"{"poseFound":false,"reason":"\#(outcome.failure?.rawValue ?? "")"}"#)
+            print(
+                #"{"confidence":\#(outcome.confidence),"poseFound":false,"reason":"\#(reason)"}"#)
         } else {
             print(
-                "no pose: \(outcome.failure?.rawValue ?? "unknown") (\(outcome.matches) matches, \(outcome.inliers) inliers)"
-            )
+                "no pose: \(reason) (\(outcome.matches) matches, \(outcome.inliers) inliers, "
+                    + String(format: "confidence %.2f)", outcome.confidence))
         }
         return 1
     }

@@ -28,8 +28,9 @@ public struct LocalizerOptions: Sendable {
     public var weightByScale = true
     /// Refit the pose on the correspondences within 3 px × keypoint scale (see `PoseTightening`).
     public var tighten = true
-    /// When the descriptor matches give a pose with too few inliers, look for the correspondences that
-    /// pose predicts (`ProjectionMatching`) and estimate again from them.
+    /// Verify by projection (`ProjectionMatching`): a weak pose is re-estimated from the
+    /// correspondences it predicts, and a competitor's support is measured the same way. Off: the
+    /// descriptor matches alone (ablations).
     public var guidedMatching = true
     /// Poses with fewer descriptor-match inliers than this are verified by projection (every pose in
     /// VPS-2, `SearchMode.verifiesEveryPose`).

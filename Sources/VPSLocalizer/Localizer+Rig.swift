@@ -65,10 +65,10 @@ extension Localizer {
             guard let queries = features.descriptors.binary, !queries.isEmpty else { continue }
             let neighbors = search.neighbors(queries)
             let matches = neighbors.matches(ratio: options.ratio ?? options.mode.ratio)
-            let finest = features.keypoints.lazy.map(\.size).min() ?? 1
+            let scales = ProjectionMatching.pyramidScales(features.keypoints)
             for m in matches {
                 let kp = features.keypoints[Int(m.query)]
-                sigmas.append(max(1, Double(kp.size / max(finest, 1e-3))))
+                sigmas.append(scales[Int(m.query)])
                 pixels.append(Vec2(Double(kp.x), Double(kp.y)))
                 points.append(map.data.positions[Int(m.train)])
                 frameOf.append(k)

@@ -134,16 +134,15 @@ public enum Localizer {
             Vec2(Double(features.keypoints[Int($0.query)].x), Double(features.keypoints[Int($0.query)].y))
         }
         var points = matches.map { map.data.positions[Int($0.train)] }
-        let finest = features.keypoints.lazy.map(\.size).min() ?? 1
-        var sigmas = matches.map { max(1, Double(features.keypoints[Int($0.query)].size / max(finest, 1e-3))) }
+        let projection = ProjectionMatching(
+            keypoints: features.keypoints, descriptors: queries, map: map, camera: camera)
+        var sigmas = matches.map { projection.scales[Int($0.query)] }
         var result = estimateAbsolutePose(
             pixels: pixels, points: points, camera: camera, gravityInCamera: gravityInCamera,
             pixelSigmas: options.weightByScale ? sigmas : nil, options: options.pose)
         out.ransac = result.ransac
         out.inliers = result.inlierCount
         lap("pose")
-        let projection = ProjectionMatching(
-            keypoints: features.keypoints, descriptors: queries, map: map, camera: camera)
         if options.guidedMatching, options.mode.verifiesEveryPose || result.inlierCount < options.guidedBelow,
             result.inlierCount >= 8,
             let hypothesis = result.camFromWorld

@@ -37,8 +37,14 @@ struct ProjectionMatching {
         self.descriptors = descriptors
         self.map = map
         self.camera = camera
+        scales = Self.pyramidScales(keypoints)
+    }
+
+    /// Each keypoint's pyramid scale: its size over the finest keypoint size, at least 1 (the σ of
+    /// its position in pixels, relative to the finest level).
+    static func pyramidScales(_ keypoints: [Keypoint]) -> [Double] {
         let finest = keypoints.lazy.map(\.size).min() ?? 1
-        scales = keypoints.map { max(1, Double($0.size / max(finest, 1e-3))) }
+        return keypoints.map { max(1, Double($0.size / max(finest, 1e-3))) }
     }
 
     /// Map points in front of `pose` that project within `margin` pixels of the image, seen from the

@@ -9,7 +9,7 @@ BENCH_DATA   ?= bench/data
 DEB_PACKAGES ?= pkg-config zlib1g-dev libturbojpeg0-dev libpng-dev libopencv-dev libssl-dev libsqlite3-dev libmicrohttpd-dev python3-venv
 SWIFT_FLAGS  ?=
 
-.PHONY: all deps build test lint format demo bench bench-solvers bench-features bench-mapfile bench-server bench-localize eval-motorcycle eval-calibration clean
+.PHONY: all deps build test lint format demo bench bench-solvers bench-features bench-mapfile bench-server bench-localize eval-motorcycle eval-calibration eval-real clean
 
 all: build
 
@@ -99,6 +99,13 @@ bench-localize: deps $(VENV)/.ok
 eval-calibration: deps
 	$(SWIFT) build -c release --product multiset
 	bash bench/calibration/run.sh
+
+## eval-real: leave-one-out on every scene of ../shared/data/real-dev (real photographs with true poses): VPS-1,
+## VPS-2 and 4-frame queries beside the OpenCV + PoseLib baseline (bench/real/peer.py, ORB and SIFT) measured
+## in the same run; writes bench/results/real.json and prints one table with the ratios and the issue's checks.
+eval-real: deps $(VENV)/.ok
+	$(SWIFT) build -c release --product multiset
+	MULTISET=.build/release/multiset PYTHON=$(VENV)/bin/python bash bench/real/run.sh
 
 ## bench-mapfile: map file load speed (target ≥ 200 MB/s).
 bench-mapfile: deps

@@ -17,6 +17,16 @@ public struct EvaluatedQuery: Sendable {
     public var failure: String?
     /// Seconds per stage of the query (`LocalizationOutcome.seconds`).
     public var seconds: [String: Double]
+    /// The answer's inlier margin over the best distinct competitor, and its first-order position
+    /// (metres) and rotation (degrees) uncertainty for 1 px noise (diagnostics; nil without a pose).
+    public var inlierMargin: Double?
+    public var positionSigma: Double?
+    public var rotationSigmaDegrees: Double?
+    /// Points of the map the query ran against (0: unknown).
+    public var mapPoints = 0
+
+    /// The whole query's seconds (every stage).
+    public var totalSeconds: Double { seconds.values.reduce(0, +) }
 
     /// The query `name` answered by `outcome`, against the true `camFromMap`.
     public init(name: String, outcome: LocalizationOutcome, truth: CameraPose) {
@@ -29,6 +39,29 @@ public struct EvaluatedQuery: Sendable {
         inliers = outcome.inliers
         failure = outcome.failure?.rawValue
         seconds = outcome.seconds
+        if outcome.camFromMap != nil {
+            inlierMargin = outcome.inlierMargin
+            positionSigma = outcome.positionSigma
+            rotationSigmaDegrees = outcome.rotationSigmaDegrees
+        }
+    }
+
+    /// A multi-frame query `name` (its first frame's name) answered by `outcome`: the first frame's
+    /// camera is `firstCamFromRig · rigFromMap`, compared with its true `camFromMap`.
+    public init(
+        name: String, rigOutcome outcome: RigLocalizationOutcome, firstCamFromRig: CameraPose, truth: CameraPose
+    ) {
+        self.name = name
+        let pose = outcome.rigFromMap.map { CameraPose(firstCamFromRig.rigid * $0.rigid) }
+        let e = pose.map { $0.error(to: truth) }
+        positionError = e?.positionMeters
+        rotationError = e?.rotationDegrees
+        confidence = pose == nil ? 0 : outcome.confidence
+        matches = outcome.matches
+        inliers = outcome.inliers
+        failure = outcome.failure?.rawValue
+        seconds = outcome.seconds
+        inlierMargin = pose == nil ? nil : outcome.inlierMargin
     }
 
     /// A query that could not run (for example, its leave-one-out map could not be built).

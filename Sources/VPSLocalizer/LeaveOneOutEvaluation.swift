@@ -20,6 +20,10 @@ public enum LeaveOneOutEvaluation {
     ///   - scale: factor from model units to metres (errors are reported in metres).
     ///   - buildOptions: map building options (features, pairs, thresholds).
     ///   - localizerOptions: query options.
+    ///   - rigFrames: images per query: 1, or the held-out image and its `rigFrames − 1` nearest
+    ///     cameras localized together as one rig (`Localizer.localize(rig:)`), their relative poses
+    ///     from the model standing in for an AR session's tracking poses; the map is built without
+    ///     all of them.
     ///   - progress: called after each query with (done, total, result).
     /// - Returns: one result per evaluated image; a held-out image whose map could not be built counts
     ///   as a query without a pose, its `failure` saying why.
@@ -27,17 +31,19 @@ public enum LeaveOneOutEvaluation {
     public static func evaluate(
         model: COLMAPModel, imagesFolder: URL, every: Int = 1, scale: Double = 1,
         buildOptions: MapBuildOptions = MapBuildOptions(), localizerOptions: LocalizerOptions = LocalizerOptions(),
-        progress: (Int, Int, EvaluatedQuery) -> Void = { _, _, _ in }
+        rigFrames: Int = 1, progress: (Int, Int, EvaluatedQuery) -> Void = { _, _, _ in }
     ) throws -> [EvaluatedQuery] {
         precondition(every >= 1 && scale > 0 && scale.isFinite, "every ≥ 1, scale positive")
+        precondition(rigFrames >= 1 && rigFrames <= model.images.count - 1, "a rig leaves images for the map")
         let cameras = Dictionary(model.cameras.map { ($0.id, $0.camera) }, uniquingKeysWith: { a, _ in a })
         let held = model.images.enumerated().filter { $0.offset % every == 0 }.map(\.element)
         var results: [EvaluatedQuery] = []
         for image in held {
             let result: EvaluatedQuery
-            if let camera = cameras[image.cameraID] {
+            if cameras[image.cameraID] != nil {
+                let group = [image] + nearest(to: image, in: model, count: rigFrames - 1)
                 result = try evaluate(
-                    image, camera: camera, model: model, imagesFolder: imagesFolder, scale: scale,
+                    group, cameras: cameras, model: model, imagesFolder: imagesFolder, scale: scale,
                     buildOptions: buildOptions, localizerOptions: localizerOptions)
             } else {
                 result = EvaluatedQuery(name: image.name, failure: "camera \(image.cameraID) is not in the model")
@@ -48,14 +54,31 @@ public enum LeaveOneOutEvaluation {
         return results
     }
 
+    /// The `count` images whose camera centres are nearest `image`'s, nearest first.
+    static func nearest(to image: COLMAPModel.ImageEntry, in model: COLMAPModel, count: Int) -> [COLMAPModel.ImageEntry]
+    {
+        guard count > 0 else { return [] }
+        let center = CameraPose(image.camFromWorld).center
+        let others = model.images.filter { $0.name != image.name }
+        return Array(
+            others.sorted {
+                CameraPose($0.camFromWorld).center.distance(to: center)
+                    < CameraPose($1.camFromWorld).center.distance(to: center)
+            }.prefix(count))
+    }
+
+    /// Localizes `group[0]` (with the rest of `group` as its rig) against a map without `group`.
     static func evaluate(
-        _ image: COLMAPModel.ImageEntry, camera: Camera, model: COLMAPModel, imagesFolder: URL, scale: Double,
-        buildOptions: MapBuildOptions, localizerOptions: LocalizerOptions
+        _ group: [COLMAPModel.ImageEntry], cameras: [UInt32: Camera], model: COLMAPModel, imagesFolder: URL,
+        scale: Double, buildOptions: MapBuildOptions, localizerOptions: LocalizerOptions
     ) throws -> EvaluatedQuery {
-        let pose = CameraPose(image.camFromWorld)
-        let truth = CameraPose(rotation: pose.rotation, translation: scale * pose.translation)
-        let query = try readGray(imagesFolder.appendingPathComponent(image.name).path)
-        let frames = COLMAPImporter.frames(of: model, excluding: [image.name], scale: scale)
+        let image = group[0]
+        let camFromWorld = group.map { entry -> CameraPose in
+            let pose = CameraPose(entry.camFromWorld)
+            return CameraPose(rotation: pose.rotation, translation: scale * pose.translation)
+        }
+        let truth = camFromWorld[0]
+        let frames = COLMAPImporter.frames(of: model, excluding: Set(group.map(\.name)), scale: scale)
         let paths = frames.map { imagesFolder.appendingPathComponent($0.name).path }
         let map: LocalizationMap
         do {
@@ -66,8 +89,36 @@ public enum LeaveOneOutEvaluation {
         } catch {
             return EvaluatedQuery(name: image.name, failure: "map without this image: \(error)")
         }
-        let outcome = try Localizer.localize(image: query, camera: camera, map: map, options: localizerOptions)
-        return EvaluatedQuery(name: image.name, outcome: outcome, truth: truth)
+        let images = try group.map { try readGray(imagesFolder.appendingPathComponent($0.name).path) }
+        let rigCameras = try group.map { entry throws(EvaluationError) -> Camera in
+            guard let c = cameras[entry.cameraID] else { throw .missingCamera(entry.cameraID) }
+            return c
+        }
+        var result: EvaluatedQuery
+        if group.count == 1 {
+            let outcome = try Localizer.localize(
+                image: images[0], camera: rigCameras[0], map: map, options: localizerOptions)
+            result = EvaluatedQuery(name: image.name, outcome: outcome, truth: truth)
+        } else {
+            // The rig frame is the first camera's: each frame's pose relative to it, from the model.
+            let rigFromWorld = camFromWorld[0]
+            let camFromRig = camFromWorld.map { CameraPose($0.rigid * rigFromWorld.rigid.inverse) }
+            let outcome = try Localizer.localize(
+                rig: images, cameras: rigCameras, camFromRig: camFromRig, map: map, options: localizerOptions)
+            result = EvaluatedQuery(name: image.name, rigOutcome: outcome, firstCamFromRig: camFromRig[0], truth: truth)
+        }
+        result.mapPoints = map.data.pointCount
+        return result
+    }
+
+    /// A model inconsistency met during evaluation.
+    public enum EvaluationError: Error, CustomStringConvertible {
+        case missingCamera(UInt32)
+        public var description: String {
+            switch self {
+            case .missingCamera(let id): return "camera \(id) is not in the model"
+            }
+        }
     }
 
     static func readRGB(_ path: String) throws -> RGBImage {

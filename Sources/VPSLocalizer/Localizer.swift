@@ -315,7 +315,7 @@ public enum Localizer {
         let evidence: Double = 1 - exp(-Double(inliers) / 60)
         let distinctness: Double = min(1, max(0, (margin - 2) / 3))
         guard positionSigma.isFinite, rotationSigmaDegrees.isFinite else { return 0 }
-        let conditioning = 1 / (1 + pow(positionSigma / 0.05, 4) + pow(rotationSigmaDegrees / 0.8, 4))
+        let conditioning = 1 / (1 + pow(positionSigma / 0.15, 4) + pow(rotationSigmaDegrees / 0.8, 4))
         return evidence * distinctness * conditioning
     }
 

@@ -74,6 +74,9 @@ public struct MapData: Equatable, Sendable {
     public var georeference: Georeference?
     /// A GLB mesh in the right-handed map frame, if any.
     public var mesh: [UInt8]?
+    /// What each stage of the build kept and dropped (nil for maps built before it was recorded,
+    /// or not by `MapBuilder.build(frames:…)`).
+    public var buildFunnel: MapBuildFunnel?
 
     /// Builds a map.
     public init(

@@ -23,6 +23,7 @@ public enum MapFile {
         var keyframeCount: Int
         var meshBytes: Int
         var georeference: Georeference?
+        var buildFunnel: MapBuildFunnel?
     }
 
     /// Serializes a map (validated first).
@@ -31,7 +32,7 @@ public enum MapFile {
         let meta = Metadata(
             code: map.code, name: map.name, featureConfig: map.featureConfig, descriptorBytes: map.descriptorBytes,
             pointCount: map.pointCount, keyframeCount: map.keyframes.count, meshBytes: map.mesh?.count ?? 0,
-            georeference: map.georeference)
+            georeference: map.georeference, buildFunnel: map.buildFunnel)
         let encoder = JSONEncoder()
         encoder.outputFormatting = .sortedKeys
         guard let json = try? encoder.encode(meta) else { throw .invalid("metadata does not encode") }
@@ -135,11 +136,12 @@ public enum MapFile {
             guard r.remaining == 4 else {
                 throw MapFileError.invalid("\(r.remaining - 4) unexpected bytes before the checksum")
             }
-            let map = MapData(
+            var map = MapData(
                 code: meta.code, name: meta.name, featureConfig: meta.featureConfig, descriptorBytes: d,
                 positions: positions,
                 colors: colors, pointDescriptors: descriptors, keyframes: keyframes, georeference: meta.georeference,
                 mesh: mesh)
+            map.buildFunnel = meta.buildFunnel
             try map.validate()
             return map
         } catch let e as MapFileError {

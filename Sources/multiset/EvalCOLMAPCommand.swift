@@ -7,7 +7,7 @@ import VPSMap
 enum EvalCOLMAPCommand {
     static let usage = """
         usage: multiset eval --colmap MODEL_DIR --images DIR --leave-one-out [--every N] [--scale S]
-                             [--neighbors K] [--verbose] [--json FILE]
+                             [--neighbors K] [--mode vps1|vps2] [--frames N] [--verbose] [--json FILE]
 
         Leave-one-out evaluation of a COLMAP model (text or binary): for every N-th image (default 1), builds a
         map from the model without it — as `map import-colmap --exclude IMAGE` would — localizes the image with
@@ -18,7 +18,12 @@ enum EvalCOLMAPCommand {
         Slow by design: the map is rebuilt (features, pair matching, triangulation) for every evaluated image,
         so one evaluated image costs about one `map import-colmap` of the model. Use --every to subsample.
         --scale turns model units into metres (errors are in metres); --neighbors sets the candidate pairs per
-        image of the map build (default 10).
+        image of the map build (default 10). --mode vps2 runs the deep search. --frames N (2–6) localizes each
+        image together with its N − 1 nearest cameras as one rig (the seeds' multi-frame mode), their relative
+        poses from the model standing in for the AR tracking poses, against a map built without all N.
+        --verbose prints every query: matches, inliers, confidence, margin, σ (pose uncertainty for 1 px noise)
+        and the error. The JSON adds every query ("queries": name, answered, position_m, rotation_deg,
+        confidence, inliers, map_points, query_s, failure), "mode" and "rig_frames".
         """
 
     static func run(_ args: inout Arguments) throws -> Int32 {
@@ -37,29 +42,41 @@ enum EvalCOLMAPCommand {
         let scaleText = args.string("scale")
         let scale = scaleText.map { Double($0) ?? .nan } ?? 1
         let verbose = args.flag("verbose")
+        var localizerOptions = LocalizerOptions()
+        if let m = args.string("mode") {
+            guard let mode = SearchMode(rawValue: m.replacingOccurrences(of: "vps", with: "vps-")) else {
+                throw UsageError("--mode takes vps1 or vps2")
+            }
+            localizerOptions.mode = mode
+        }
+        let rigFrames = try args.int("frames", default: 1)
         // `--json FILE`: the parser treats --json as a switch, so FILE arrives as the next positional word.
         let jsonPath = args.flag("json") ? args.positionals.dropFirst().first : nil
         if args.flag("json") && jsonPath == nil { throw UsageError("--json needs a file name") }
         try args.rejectUnknown()
         guard every >= 1 else { throw UsageError("--every takes a positive integer") }
         guard neighbors >= 1 else { throw UsageError("--neighbors takes a positive integer") }
+        guard (1...6).contains(rigFrames) else { throw UsageError("--frames takes 1 to 6") }
         guard scale > 0, scale.isFinite else { throw UsageError("--scale takes a positive number") }
 
         let model = try COLMAPImporter.readModel(from: URL(fileURLWithPath: modelPath))
-        guard model.images.count >= 2 else { throw BenchError("the model has \(model.images.count) images; need 2") }
+        guard model.images.count >= rigFrames + 1 else {
+            throw BenchError("the model has \(model.images.count) images; need \(rigFrames + 1)")
+        }
         var buildOptions = MapBuildOptions()
         buildOptions.neighborsPerFrame = neighbors
         let tty = isatty(STDERR_FILENO) != 0
         let results = try LeaveOneOutEvaluation.evaluate(
             model: model, imagesFolder: URL(fileURLWithPath: imagesPath), every: every, scale: scale,
-            buildOptions: buildOptions
+            buildOptions: buildOptions, localizerOptions: localizerOptions, rigFrames: rigFrames
         ) { done, total, r in
             if verbose {
                 print(
                     String(
-                        format: "  %@: matches %d inliers %d confidence %.2f error %.1f mm %.3f° %@", r.name, r.matches,
-                        r.inliers, r.confidence, (r.positionError ?? .nan) * 1000, r.rotationError ?? .nan,
-                        r.failure ?? ""))
+                        format: "  %@: matches %d inliers %d confidence %.2f (margin %.1f, σ %.1f mm %.3f°) "
+                            + "error %.1f mm %.3f° %@", r.name, r.matches, r.inliers, r.confidence,
+                        r.inlierMargin ?? .nan, (r.positionSigma ?? .nan) * 1000, r.rotationSigmaDegrees ?? .nan,
+                        (r.positionError ?? .nan) * 1000, r.rotationError ?? .nan, r.failure ?? ""))
             } else if tty {
                 FileHandle.standardError.write(Data("\r  leave-one-out: \(done)/\(total)".utf8))
                 if done == total { FileHandle.standardError.write(Data("\n".utf8)) }
@@ -73,6 +90,17 @@ enum EvalCOLMAPCommand {
             object["model"] = modelPath
             object["images_in_model"] = model.images.count
             object["every"] = every
+            object["mode"] = localizerOptions.mode.rawValue
+            object["rig_frames"] = rigFrames
+            object["queries"] = results.map { r -> [String: Any] in
+                [
+                    "name": r.name, "answered": r.positionError != nil,
+                    "position_m": r.positionError.map { $0 as Any } ?? NSNull(),
+                    "rotation_deg": r.rotationError.map { $0 as Any } ?? NSNull(), "confidence": r.confidence,
+                    "inliers": r.inliers, "map_points": r.mapPoints, "query_s": r.totalSeconds,
+                    "failure": r.failure.map { $0 as Any } ?? NSNull(),
+                ]
+            }
             try JSONSerialization.data(
                 withJSONObject: object, options: [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
             ).write(

@@ -12,12 +12,21 @@ struct CommandFailure: Error, CustomStringConvertible {
 /// `multiset map build | list | info | export-mesh`: maps in a data directory.
 enum MapCommand {
     static let buildUsage = """
-        usage: multiset map build --captures DIR [--code MAP_XXXXXXXXXXXX] [--name NAME] [--geo LAT,LON,ALT [--heading DEG]] [--data DIR]
+        usage: multiset map build --captures DIR [--code MAP_XXXXXXXXXXXX] [--name NAME] [--geo LAT,LON,ALT [--heading DEG]]
+                                  [--use-truth] [--verbose] [--data DIR]
 
         Builds a map from a capture dataset (DIR/captures.json and its images), registers it in the
         data directory (status processing, then active or failed) and writes maps/CODE.vpsmap and a
         point cloud maps/CODE.glb. Without --code a new code is generated; --name defaults to the
         captures folder's name.
+
+        --use-truth  map with the frames' true poses ("truth" in captures.json, written by `multiset synth`)
+                     instead of their AR tracking poses: the map is then in the venue's frame, so maps of one
+                     venue share a frame and `multiset eval` compares answers with the truth. Real captures
+                     have no truth; the flag is for simulated ones.
+        --verbose    print the build's funnel: per stage what was kept and what each filter dropped (also
+                     stored in the map file's metadata, shown by `map info`).
+        A map that too few frames see enough of is refused (MAP_BUILD_TOO_THIN) with the stage that lost most.
         """
     static let listUsage = """
         usage: multiset map list [--data DIR]
@@ -98,6 +107,7 @@ enum MapCommand {
         let path = args.string("data") ?? ".multiset"
         let georeference = try parseGeoreference(&args)
         let useTruth = args.flag("use-truth")
+        let verbose = args.flag("verbose")
         try args.rejectUnknown()
         if let givenCode, !isCode(givenCode, prefix: "MAP_") {
             throw UsageError(
@@ -111,7 +121,8 @@ enum MapCommand {
 
         let data = try DataDirectory(path: path)
         return try register(
-            data: data, givenCode: givenCode, name: name, source: folder.path, georeference: georeference
+            data: data, givenCode: givenCode, name: name, source: folder.path, georeference: georeference,
+            verbose: verbose
         ) {
             code, name, progress in
             try MapBuilder.build(capturesIn: folder, code: code, name: name, useTruth: useTruth, progress: progress)
@@ -122,7 +133,7 @@ enum MapCommand {
     /// its point cloud atomically, and marks the record active (or failed with the reason).
     static func register(
         data: DataDirectory, givenCode: String?, name: String, source: String, georeference: Georeference? = nil,
-        make: (String, String, (String, Double) -> Void) throws -> (MapData, MapBuildReport)
+        verbose: Bool = false, make: (String, String, (String, Double) -> Void) throws -> (MapData, MapBuildReport)
     ) throws -> Int32 {
         let account = DataDirectory.defaultAccountID
         let code: String
@@ -164,6 +175,7 @@ enum MapCommand {
             record.updatedAt = clock.now()
             try data.store.updateMap(record)
             print("built \(code) \"\(name)\": \(report)")
+            if verbose { for line in report.funnel.lines { print("  \(line)") } }
             print("map file:    \(mapURL.path) (\(record.bytes) bytes)")
             print("point cloud: \(data.meshFile(code: code).path)")
             print("code: \(code)")
@@ -171,20 +183,32 @@ enum MapCommand {
         } catch {
             record.status = .failed
             record.failure = "\(error)"
+            if verbose, let funnel = thinFunnel(error) { for line in funnel.lines { print("  \(line)") } }
             record.updatedAt = clock.now()
             try? data.store.updateMap(record)
             throw CommandFailure("map build \(code) failed: \(error)")
         }
     }
 
+    /// The funnel carried by a too-thin-map error, directly or inside an import error.
+    static func thinFunnel(_ error: any Error) -> MapBuildFunnel? {
+        switch error {
+        case MapBuildError.tooThin(_, _, let funnel): return funnel
+        case COLMAPImporter.ImportError.build(.tooThin(_, _, let funnel)): return funnel
+        default: return nil
+        }
+    }
+
     static let importUsage = """
         usage: multiset map import-colmap --model DIR --images DIR [--exclude NAME ...] [--scale S]
-                                          [--code MAP_XXXXXXXXXXXX] [--name NAME] [--data DIR]
+                                          [--code MAP_XXXXXXXXXXXX] [--name NAME] [--verbose] [--data DIR]
 
         Imports a COLMAP model (cameras/images/points3D as .bin or .txt in --model): its cameras and poses
         are kept, features are extracted from the images in --images and the points re-triangulated.
         --exclude leaves images out (repeatable; for leave-one-out evaluation); --scale multiplies the
-        model's units into metres (default 1).
+        model's units into metres (default 1). Every camera model of COLMAP's the project reads (PINHOLE,
+        SIMPLE_PINHOLE, SIMPLE_RADIAL, RADIAL, OPENCV) is honoured per image. --verbose prints the build's
+        funnel (pairs, matches, tracks, points and what each filter dropped), also kept in the map file.
         """
 
     static func importCOLMAP(_ args: inout Arguments, _ words: [String]) throws -> Int32 {
@@ -200,6 +224,7 @@ enum MapCommand {
         let givenName = args.string("name")
         let path = args.string("data") ?? ".multiset"
         let georeference = try parseGeoreference(&args)
+        let verbose = args.flag("verbose")
         try args.rejectUnknown()
         guard let scale = Double(scaleText), scale > 0, scale.isFinite else {
             throw UsageError("--scale must be a positive number")
@@ -212,7 +237,7 @@ enum MapCommand {
         let data = try DataDirectory(path: path)
         return try register(
             data: data, givenCode: givenCode, name: givenName ?? modelURL.standardizedFileURL.lastPathComponent,
-            source: modelURL.path, georeference: georeference
+            source: modelURL.path, georeference: georeference, verbose: verbose
         ) {
             code, name, progress in
             try COLMAPImporter.importModel(
@@ -308,6 +333,8 @@ enum MapCommand {
         var featureConfig: Feature
         var georeference: Geo?
         var mesh: Mesh
+        /// What each stage of the build kept and dropped (maps built before it was recorded: none).
+        var buildFunnel: MapBuildFunnel?
     }
 
     static func info(_ args: inout Arguments, _ words: [String]) throws -> Int32 {
@@ -344,7 +371,8 @@ enum MapCommand {
             },
             mesh: Info.Mesh(
                 storedBytes: map.mesh?.count ?? 0,
-                pointCloudFile: FileManager.default.fileExists(atPath: meshURL.path) ? meshURL.path : nil))
+                pointCloudFile: FileManager.default.fileExists(atPath: meshURL.path) ? meshURL.path : nil),
+            buildFunnel: map.buildFunnel)
         if json {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
@@ -385,6 +413,10 @@ enum MapCommand {
             "  mesh:          "
                 + (info.mesh.storedBytes > 0 ? "stored in the map (\(info.mesh.storedBytes) bytes)" : "none stored"))
         lines.append("  point cloud:   " + (info.mesh.pointCloudFile ?? "none"))
+        if let funnel = info.buildFunnel {
+            lines.append("  build funnel:")
+            for line in funnel.lines { lines.append("    \(line)") }
+        }
         return lines.joined(separator: "\n")
     }
 

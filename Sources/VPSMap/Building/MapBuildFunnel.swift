@@ -1,0 +1,87 @@
+import Foundation
+
+/// What each stage of a map build kept and what each filter dropped: the diagnosis of a thin map.
+///
+/// Stored in the map file's metadata (docs/FORMATS.md) and printed by `multiset map build` /
+/// `map import-colmap --verbose`. Counts only (no timings), so a build is reproducible byte for byte.
+public struct MapBuildFunnel: Codable, Equatable, Sendable {
+    /// Frames and keypoints extracted over all of them.
+    public var frames = 0
+    public var keypoints = 0
+    /// The scene's own scale: median distance from a camera to its nearest other camera, metres.
+    public var sceneScale = 0.0
+    /// Frame pairs whose overlap was scored (pose-compatible candidates).
+    public var pairsScored = 0
+    /// Pairs matched in full (best overlap per frame).
+    public var candidatePairs = 0
+    /// Ratio-test, mutual matches over the candidate pairs.
+    public var matches = 0
+    /// Matches within the epipolar threshold of the known relative pose.
+    public var verifiedMatches = 0
+    /// Tracks merged from verified matches, and those dropped for holding two keypoints of one image.
+    public var tracks = 0
+    public var inconsistentTracks = 0
+    /// Tracks with no finite triangulation (parallel rays, point at infinity).
+    public var droppedDegenerate = 0
+    /// Observations removed beyond the reprojection threshold, and tracks left with fewer than two.
+    public var droppedObservations = 0
+    public var droppedReprojection = 0
+    /// Points dropped for a triangulation angle below the minimum.
+    public var droppedAngle = 0
+    /// Points dropped behind a camera or beyond `maxDepth`.
+    public var droppedDepth = 0
+    /// Points dropped for a predicted uncertainty above `maxRelativePointSigma` of their depth.
+    public var droppedUncertainty = 0
+    /// Points kept, their mean track length and median reprojection error (pixels).
+    public var points = 0
+    public var meanTrackLength = 0.0
+    public var medianReprojectionError = 0.0
+    /// Frames observing at least `MapBuildOptions.minPointsPerFrame` points.
+    public var coveredFrames = 0
+
+    /// Creates an empty funnel.
+    public init() {}
+
+    /// One line per stage, for `--verbose` output.
+    public var lines: [String] {
+        [
+            "frames \(frames), keypoints \(keypoints), scene scale \(String(format: "%.3g", sceneScale)) m "
+                + "(median nearest-camera distance)",
+            "pairs: \(pairsScored) scored for overlap → \(candidatePairs) matched",
+            "matches: \(matches) ratio+mutual → \(verifiedMatches) epipolar-verified "
+                + "(−\(matches - verifiedMatches))",
+            "tracks: \(tracks) (+\(inconsistentTracks) inconsistent, dropped)",
+            "triangulation: −\(droppedDegenerate) degenerate, −\(droppedReprojection) reprojection "
+                + "(\(droppedObservations) observations removed), −\(droppedAngle) angle, −\(droppedDepth) depth, "
+                + "−\(droppedUncertainty) uncertainty",
+            "points: \(points) (mean track \(String(format: "%.2f", meanTrackLength)), median reprojection "
+                + "\(String(format: "%.2f", medianReprojectionError)) px), frames covered \(coveredFrames) of \(frames)",
+        ]
+    }
+}
+
+/// Figures of a map build: the funnel and the seconds per stage.
+@dynamicMemberLookup
+public struct MapBuildReport: Sendable, CustomStringConvertible {
+    /// Counts per stage.
+    public var funnel = MapBuildFunnel()
+    /// Seconds per stage (`features`, `pairs`, `matching`, `triangulation`).
+    public var seconds: [String: Double] = [:]
+
+    /// Creates an empty report.
+    public init() {}
+
+    /// The funnel's counts, read and written through the report.
+    public subscript<T>(dynamicMember keyPath: WritableKeyPath<MapBuildFunnel, T>) -> T {
+        get { funnel[keyPath: keyPath] }
+        set { funnel[keyPath: keyPath] = newValue }
+    }
+
+    public var description: String {
+        let t = seconds.sorted { $0.key < $1.key }.map { "\($0.key) \(String(format: "%.1f", $0.value)) s" }
+            .joined(separator: ", ")
+        return "\(funnel.frames) frames, \(funnel.candidatePairs) pairs, \(funnel.verifiedMatches) verified matches, "
+            + "\(funnel.points) points (mean track \(String(format: "%.2f", funnel.meanTrackLength)), median "
+            + "reprojection \(String(format: "%.2f", funnel.medianReprojectionError)) px); \(t)"
+    }
+}

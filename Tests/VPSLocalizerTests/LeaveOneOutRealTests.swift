@@ -1,0 +1,66 @@
+import Foundation
+import Testing
+import VPSGeometry
+
+@testable import VPSLocalizer
+@testable import VPSMap
+
+/// Leave-one-out on real photographs with true poses: entry-P10 of the Strecha 2008 benchmark
+/// (Tests/Fixtures/real, 10 images, 1023×682, wide baselines of 2–6 m, a façade 10–20 m away).
+/// Before the map builder's thresholds were made scale-free, every map of this scene kept 4–13
+/// points and no image localized.
+@Suite(.serialized) struct LeaveOneOutRealTests {
+    static let scene = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("Fixtures/real/entry-P10")
+
+    @Test func everyImageOfEntryP10LocalizesAgainstTheOthers() throws {
+        let model = try COLMAPImporter.readModel(from: Self.scene.appendingPathComponent("sparse"))
+        #expect(model.images.count == 10)
+        let results = try LeaveOneOutEvaluation.evaluate(
+            model: model, imagesFolder: Self.scene.appendingPathComponent("images")
+        ) { done, total, r in
+            print(
+                "  \(done)/\(total) \(r.name): inliers \(r.inliers), confidence "
+                    + String(
+                        format: "%.2f, error %.1f mm %.3f° %@", r.confidence, (r.positionError ?? .nan) * 1000,
+                        r.rotationError ?? .nan, r.failure ?? ""))
+        }
+        let summary = EvaluationSummary(results)
+        for line in summary.lines { print("  \(line)") }
+        // Measured (deterministic): 10 of 10 answered, all within (25 cm, 2°), 8 within (5 cm, 1°),
+        // median 23.8 mm / 0.065°; 8 of 10 at confidence ≥ 0.2 (the other two: a rival pose 12 m along
+        // the façade's repeated bays explains 40 % as much, margin 2.2–2.5), none of them wrong. The ORB
+        // baseline of bench/real/peer.py reaches 27.1 mm / 0.061° on the same files.
+        #expect(summary.answered == 10)
+        #expect(summary.recalls[1] == 1)
+        #expect(summary.recalls[0] >= 0.8)
+        #expect((summary.medianPositionError ?? 1) <= 0.025)
+        #expect((summary.medianRotationError ?? 1) <= 0.07)
+        let confident = results.filter { $0.confidence >= Localizer.answerConfidence }
+        #expect(confident.count >= 7)
+        #expect(confident.allSatisfy { $0.isWithin(meters: 0.5, degrees: 5) })
+        #expect(results.allSatisfy { $0.mapPoints >= 1_000 })
+    }
+
+    @Test func theFunnelOfTheFullSceneIsKeptInTheMap() throws {
+        let (map, report) = try COLMAPImporter.importModel(
+            modelFolder: Self.scene.appendingPathComponent("sparse"),
+            imagesFolder: Self.scene.appendingPathComponent("images"), code: "MAP_ENTRYP10TEST", name: "entry")
+        let funnel = try #require(map.buildFunnel)
+        #expect(funnel == report.funnel)
+        #expect(funnel.frames == 10 && funnel.coveredFrames == 10)
+        // Stage by stage, each count bounded by the one before it.
+        #expect(funnel.candidatePairs <= funnel.pairsScored)
+        #expect(funnel.verifiedMatches <= funnel.matches)
+        #expect(
+            funnel.points + funnel.droppedDegenerate + funnel.droppedReprojection + funnel.droppedDepth
+                + funnel.droppedUncertainty + funnel.droppedAngle == funnel.tracks)
+        #expect(funnel.points == map.pointCount)
+        #expect(funnel.points >= 1_300)
+        // The scene's scale is the median distance to the nearest other camera (2–6 m here).
+        #expect(funnel.sceneScale > 1.5 && funnel.sceneScale < 5)
+        // The funnel survives the map file.
+        let decoded = try MapFile.decode(try MapFile.encode(map))
+        #expect(decoded.buildFunnel == funnel)
+    }
+}

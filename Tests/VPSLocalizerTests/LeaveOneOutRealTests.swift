@@ -57,8 +57,8 @@ import VPSGeometry
                 + funnel.droppedUncertainty + funnel.droppedAngle == funnel.tracks)
         #expect(funnel.points == map.pointCount)
         #expect(funnel.points >= 1_300)
-        // The scene's scale is the median distance to the nearest other camera (2–6 m here).
-        #expect(funnel.sceneScale > 1.5 && funnel.sceneScale < 5)
+        // The scene's scale is its median viewing depth (the façade is 10–20 m from the cameras).
+        #expect(funnel.sceneScale > 8 && funnel.sceneScale < 30)
         // The funnel survives the map file.
         let decoded = try MapFile.decode(try MapFile.encode(map))
         #expect(decoded.buildFunnel == funnel)

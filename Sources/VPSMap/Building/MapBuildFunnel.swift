@@ -8,7 +8,8 @@ public struct MapBuildFunnel: Codable, Equatable, Sendable {
     /// Frames and keypoints extracted over all of them.
     public var frames = 0
     public var keypoints = 0
-    /// The scene's own scale: median distance from a camera to its nearest other camera, metres.
+    /// The scene's own scale: the median over frames of their viewing depth (median depth of the points
+    /// their nearest cameras' matches triangulate), metres.
     public var sceneScale = 0.0
     /// Frame pairs whose overlap was scored (pose-compatible candidates).
     public var pairsScored = 0
@@ -46,7 +47,7 @@ public struct MapBuildFunnel: Codable, Equatable, Sendable {
     public var lines: [String] {
         [
             "frames \(frames), keypoints \(keypoints), scene scale \(String(format: "%.3g", sceneScale)) m "
-                + "(median nearest-camera distance)",
+                + "(median viewing depth)",
             "pairs: \(pairsScored) scored for overlap → \(candidatePairs) matched",
             "matches: \(matches) ratio+mutual → \(verifiedMatches) epipolar-verified "
                 + "(−\(matches - verifiedMatches))",

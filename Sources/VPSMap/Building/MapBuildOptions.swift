@@ -8,16 +8,16 @@ import VPSFeatures
 public struct MapBuildOptions: Sendable {
     /// The local features of the map (queries must use the same).
     public var featureConfig: FeatureConfig = .orb2000
-    /// Pairs matched per frame: the frames that share the most epipolar-consistent matches with it
-    /// among its candidates (`PairSelection`).
+    /// Pairs matched per frame: its best-ranked candidates by view overlap that share at least
+    /// `minOverlapMatches` epipolar-consistent matches with it (`PairSelection`).
     public var neighborsPerFrame = 10
-    /// Candidates scored per frame, nearest first by camera distance relative to the scene's scale and
-    /// by view angle; an unordered photo set of up to this many + 1 images scores every pair.
-    public var candidatesPerFrame = 40
-    /// Candidate partners must have optical axes within this angle (degrees): beyond it two views
-    /// rarely share a surface seen well enough to match descriptors.
-    public var maxPairAngle = 80.0
-    /// Strongest features per image used to score a candidate pair's overlap.
+    /// Candidate partners must have centres within this many viewing depths of the frame (its median
+    /// point depth, measured from its nearest cameras' matches) ...
+    public var maxPairDistance = 2.4
+    /// ... and optical axes within this angle (degrees): beyond it two views rarely share a surface
+    /// seen well enough to match descriptors.
+    public var maxPairAngle = 75.0
+    /// Strongest features per image used to score a candidate pair's overlap and the frame's depth.
     public var overlapFeatures = 400
     /// A pair is matched in full only if its overlap score (epipolar-consistent mutual matches among
     /// the strongest features) reaches this.

@@ -48,7 +48,11 @@ let package = Package(
         .target(name: "VPSImaging", dependencies: ["CTurboJPEG", "CPNG", "CPNGShim"]),
         // Hamming kernels with run-time CPU dispatch (AVX-512 VPOPCNTDQ / POPCNT / portable).
         .target(name: "CHammingKernels"),
-        .target(name: "VPSFeatures", dependencies: ["VPSImaging", "CVBridge", "CHammingKernels"]),
+        .target(name: "CFloatKernels"),
+        .target(
+            name: "VPSFeatures",
+            dependencies: ["VPSGeometry", "VPSImaging", "CVBridge", "CHammingKernels", "CFloatKernels"]
+        ),
         .target(name: "VPSCapture", dependencies: ["VPSGeometry"]),
         .target(name: "VPSSimulation", dependencies: ["VPSGeometry", "VPSImaging", "VPSCapture", "MultiSetSDK"]),
         .target(name: "VPSMap", dependencies: ["VPSGeometry", "VPSImaging", "VPSFeatures", "VPSCapture", "CZlib"]),
@@ -75,7 +79,7 @@ let package = Package(
         .target(name: "VPSTestSupport", dependencies: ["VPSGeometry", "VPSImaging", "VPSMap", "VPSSimulation"]),
         .testTarget(name: "VPSGeometryTests", dependencies: ["VPSGeometry", "VPSTestSupport"]),
         .testTarget(name: "VPSImagingTests", dependencies: ["VPSImaging", "VPSTestSupport"]),
-        .testTarget(name: "VPSFeaturesTests", dependencies: ["VPSFeatures", "VPSTestSupport"]),
+        .testTarget(name: "VPSFeaturesTests", dependencies: ["VPSFeatures", "VPSTestSupport", "CFloatKernels"]),
         .testTarget(
             name: "VPSSimulationTests", dependencies: ["VPSSimulation", "VPSFeatures", "VPSCapture", "VPSTestSupport"]),
         .testTarget(name: "VPSMapTests", dependencies: ["VPSMap", "VPSSimulation", "VPSCapture", "VPSTestSupport"]),

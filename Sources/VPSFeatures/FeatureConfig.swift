@@ -7,7 +7,7 @@
 ///   default, and otherwise lists the differing parameters in a fixed order, e.g.
 ///   `orb-2000-sf1.3-nl6` (ORB tags: `sf` scaleFactor, `nl` levelCount, `et` edgeThreshold, `ft`
 ///   fastThreshold, `ps` patchSize; SIFT tags: `ol` octaveLayers, `ct` contrastThreshold, `et`
-///   edgeThreshold, `s` sigma).
+///   edgeThreshold, `s` sigma, `root` RootSIFT descriptors).
 /// - `version` numbers the extraction pipeline (bridge, coordinate convention, descriptor
 ///   packing); it changes whenever features extracted by an older build would differ.
 ///
@@ -26,6 +26,9 @@ public enum FeatureConfig: Hashable, Sendable, CustomStringConvertible {
 
     /// SIFT with 4000 features and OpenCV's other defaults: `sift-4000-v1`.
     public static let sift4000 = FeatureConfig.sift(SIFTParameters(maxFeatures: 4000))
+
+    /// RootSIFT with 2000 features (as many as `orb2000`): `sift-2000-root-v1`.
+    public static let rootSIFT2000 = FeatureConfig.sift(SIFTParameters(maxFeatures: 2000, root: true))
 
     /// The parameter part of the identifier, e.g. `orb-2000`.
     public var name: String {
@@ -46,6 +49,7 @@ public enum FeatureConfig: Hashable, Sendable, CustomStringConvertible {
             if p.contrastThreshold != d.contrastThreshold { tags.append("ct\(p.contrastThreshold)") }
             if p.edgeThreshold != d.edgeThreshold { tags.append("et\(p.edgeThreshold)") }
             if p.sigma != d.sigma { tags.append("s\(p.sigma)") }
+            if p.root { tags.append("root") }
             return tags.joined(separator: "-")
         }
     }
@@ -116,6 +120,8 @@ public enum FeatureConfig: Hashable, Sendable, CustomStringConvertible {
                     p.contrastThreshold = v
                 } else if let v = Self.value(tag, "et", Double.init) {
                     p.edgeThreshold = v
+                } else if tag == "root" {
+                    p.root = true
                 } else if let v = Self.value(tag, "s", Double.init) {
                     p.sigma = v
                 } else {

@@ -44,6 +44,16 @@ public struct NearestNeighbors: Sendable {
 }
 
 extension NearestNeighbors {
+    /// The same neighbours with each train index `t` replaced by `trainIndices[t]` (e.g. the map
+    /// point of a gathered subset's entry t).
+    public func remappingTrain(_ trainIndices: [Int32]) -> NearestNeighbors {
+        var out = self
+        for i in out.matches.indices where out.matches[i].train >= 0 {
+            out.matches[i].train = trainIndices[Int(out.matches[i].train)]
+        }
+        return out
+    }
+
     /// Each query's nearest neighbour, kept when it is within `maxDistance` and passes Lowe's ratio
     /// test against the second nearest (needs `k` ≥ 2; a query with one neighbour passes).
     ///

@@ -14,16 +14,22 @@ public struct SIFTParameters: Hashable, Sendable {
     public var edgeThreshold: Double
     /// Blur of the input octave, `sigma`; > 0.
     public var sigma: Double
+    /// RootSIFT (Arandjelović & Zisserman, "Three things everyone should know to improve object
+    /// retrieval", CVPR 2012): each descriptor L1-normalized and square-rooted, so that Euclidean
+    /// distance between descriptors is the Hellinger distance between the gradient histograms.
+    /// Descriptors then have unit L2 norm. Default false (OpenCV's descriptors, norm ≈ 512).
+    public var root: Bool
 
     /// Parameters with OpenCV's defaults except `maxFeatures`.
     public init(
         maxFeatures: Int = 4000, octaveLayers: Int = 3, contrastThreshold: Double = 0.04,
-        edgeThreshold: Double = 10, sigma: Double = 1.6
+        edgeThreshold: Double = 10, sigma: Double = 1.6, root: Bool = false
     ) {
         self.maxFeatures = maxFeatures
         self.octaveLayers = octaveLayers
         self.contrastThreshold = contrastThreshold
         self.edgeThreshold = edgeThreshold
         self.sigma = sigma
+        self.root = root
     }
 }

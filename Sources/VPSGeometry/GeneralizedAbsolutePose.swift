@@ -25,10 +25,13 @@ public struct RigObservations: Sendable {
 /// Thresholds are in pixels of each observation's camera (converted with its mean focal length,
 /// taken from the first camera for the RANSAC threshold).
 ///
+/// - Parameter pixelSigmas: optional per-observation keypoint noise in pixels; the final refinement
+///   weights residuals by 1/σ (as `estimateAbsolutePose`). Nil: all 1.
 /// - Returns: the rig pose (in `camFromWorld`), inliers and statistics; a failure when there are
 ///   fewer than 3 correspondences, an invalid camera, or too few inliers.
 public func estimateGeneralizedAbsolutePose(
-    _ rig: RigObservations, points: [Vec3], options: AbsolutePoseOptions = AbsolutePoseOptions()
+    _ rig: RigObservations, points: [Vec3], pixelSigmas: [Double]? = nil,
+    options: AbsolutePoseOptions = AbsolutePoseOptions()
 ) -> AbsolutePoseResult {
     let n = min(rig.pixels.count, points.count, rig.cameraIndices.count)
     var failed = AbsolutePoseResult(
@@ -74,6 +77,7 @@ public func estimateGeneralizedAbsolutePose(
     let summary = refineGeneralizedPose(
         &pose, points: estimator.points, observations: observations, cameraIndices: estimator.cameraIndices,
         camFromRig: rig.camFromRig, indices: inlierIndices,
+        inverseSigmas: pixelSigmas.map { $0.prefix(n).map { 1 / max($0, 1e-3) } },
         options: PoseRefinementOptions(
             loss: options.refinementLoss.scaled(by: 1 / focal), maxIterations: options.refinementIterations))
     return AbsolutePoseResult(

@@ -269,3 +269,18 @@ public func reprojectionInformation(
     problem.linearize(pose, .trivial, h: &h, g: &g)
     return h
 }
+
+/// `reprojectionInformation` for a rig: observation i is seen by camera `cameraIndices[i]` at
+/// `camFromRig[cameraIndices[i]]`, and the parameters perturb `rigFromWorld`.
+public func reprojectionInformation(
+    rigFromWorld: CameraPose, points: [Vec3], observations: [Vec2], cameraIndices: [Int], camFromRig: [CameraPose],
+    indices: [Int]? = nil, inverseSigmas: [Double]? = nil
+) -> [Double] {
+    var h = [Double](repeating: 0, count: 36)
+    var g = [Double](repeating: 0, count: 6)
+    let problem = RigReprojectionProblem(
+        points: points, observations: observations, cameraIndices: cameraIndices, camFromRig: camFromRig,
+        indices: indices, inverseSigmas: inverseSigmas)
+    problem.linearize(rigFromWorld, .trivial, h: &h, g: &g)
+    return h
+}

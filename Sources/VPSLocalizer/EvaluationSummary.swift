@@ -24,12 +24,21 @@ public struct EvaluatedQuery: Sendable {
     public var rotationSigmaDegrees: Double?
     /// Points of the map the query ran against (0: unknown).
     public var mapPoints = 0
+    /// Median reprojection error of the answer's inliers at the answered pose and at the true pose,
+    /// pixels (nil unless the correspondences were kept): near-equal values mean the query's
+    /// keypoint noise limits the answer; a much larger value at the truth means the map's points
+    /// are off (or the truth is).
+    public var residualAtAnswer: Double?
+    public var residualAtTruth: Double?
 
     /// The whole query's seconds (every stage).
     public var totalSeconds: Double { seconds.values.reduce(0, +) }
 
     /// The query `name` answered by `outcome`, against the true `camFromMap`.
-    public init(name: String, outcome: LocalizationOutcome, truth: CameraPose) {
+    ///
+    /// - Parameter camera: the query's camera, for the residual diagnostics (with the outcome's kept
+    ///   correspondences).
+    public init(name: String, outcome: LocalizationOutcome, truth: CameraPose, camera: Camera? = nil) {
         self.name = name
         let e = outcome.camFromMap.map { $0.error(to: truth) }
         positionError = e?.positionMeters
@@ -43,6 +52,17 @@ public struct EvaluatedQuery: Sendable {
             inlierMargin = outcome.inlierMargin
             positionSigma = outcome.positionSigma
             rotationSigmaDegrees = outcome.rotationSigmaDegrees
+        }
+        if let pose = outcome.camFromMap, let c = outcome.correspondences, let camera {
+            func median(_ at: CameraPose) -> Double? {
+                var r: [Double] = []
+                for i in c.pixels.indices where c.inliers[i] {
+                    if let u = camera.project(at.transform(c.points[i])) { r.append((u - c.pixels[i]).norm) }
+                }
+                return r.isEmpty ? nil : r.sorted()[r.count / 2]
+            }
+            residualAtAnswer = median(pose)
+            residualAtTruth = median(truth)
         }
     }
 
@@ -62,6 +82,10 @@ public struct EvaluatedQuery: Sendable {
         failure = outcome.failure?.rawValue
         seconds = outcome.seconds
         inlierMargin = pose == nil ? nil : outcome.inlierMargin
+        if pose != nil {
+            positionSigma = outcome.positionSigma
+            rotationSigmaDegrees = outcome.rotationSigmaDegrees
+        }
     }
 
     /// A query that could not run (for example, its leave-one-out map could not be built).

@@ -98,7 +98,7 @@ public enum LeaveOneOutEvaluation {
         if group.count == 1 {
             let outcome = try Localizer.localize(
                 image: images[0], camera: rigCameras[0], map: map, options: localizerOptions)
-            result = EvaluatedQuery(name: image.name, outcome: outcome, truth: truth)
+            result = EvaluatedQuery(name: image.name, outcome: outcome, truth: truth, camera: rigCameras[0])
         } else {
             // The rig frame is the first camera's: each frame's pose relative to it, from the model.
             let rigFromWorld = camFromWorld[0]

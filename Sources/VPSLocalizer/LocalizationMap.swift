@@ -9,9 +9,14 @@ public final class LocalizationMap: Sendable {
     public let data: MapData
     /// The feature configuration queries must be extracted with.
     public let featureConfig: FeatureConfig
-    /// Point descriptors (ORB) in point order.
-    let descriptors: BinaryDescriptors
-    /// Approximate nearest-neighbour index over `descriptors` (nil for small maps: brute force).
+    /// Point descriptors in point order (ORB bits, or unit-normalized SIFT / RootSIFT floats).
+    let descriptors: LocalDescriptors
+    /// Retrieval codes in point order: the ORB descriptors themselves, or the float descriptors'
+    /// `SignProjectionHash` codes (`hash`), searched by Hamming distance.
+    let codes: BinaryDescriptors
+    /// The hash behind `codes` for float maps (queries' codes must use the same); nil for ORB.
+    let hash: SignProjectionHash?
+    /// Approximate nearest-neighbour index over `codes` (nil for small maps: brute force).
     let index: MultiProbeLSHIndex?
     /// Keyframes observing each point: `pointKeyframes[pointKeyframeStart[p]..<pointKeyframeStart[p + 1]]`.
     let pointKeyframeStart: [Int32]
@@ -21,10 +26,20 @@ public final class LocalizationMap: Sendable {
     /// Per point, the mean unit direction from the point to the keyframes observing it (zero when
     /// none does): the side of a surface the point can be seen from.
     let viewDirections: [Vec3]
+    /// Per point, the mean distance from the keyframes observing it (0 when none does): the scale
+    /// its descriptor was seen at. A detector's pyramid spans a bounded range of scales, so a camera
+    /// much nearer or farther cannot match it (`ProjectionMatching.visiblePoints`).
+    let viewDistances: [Float]
+    /// Per point, the first-order covariance of its position (map units², row-major 3×3 as the
+    /// upper triangle xx, xy, xz, yy, yz, zz) for 1 px noise on each keyframe observation; zero
+    /// when fewer than two keyframes observe it. A point triangulated at a narrow angle is uncertain
+    /// along its depth, which a query seeing it from aside meets as pixels of error.
+    let pointCovariances: [SIMD8<Float>]
 
     /// Errors preparing a map.
     public enum PrepareError: Error, Equatable, Sendable, CustomStringConvertible {
-        /// The map's feature configuration is unknown to this build or not binary.
+        /// The map's feature configuration is unknown to this build, or its descriptors do not
+        /// have that configuration's size.
         case unsupportedFeatures(String)
 
         public var description: String {
@@ -37,13 +52,26 @@ public final class LocalizationMap: Sendable {
     /// Prepares `data`; maps of at least `indexThreshold` points get an LSH index (same matches as brute
     /// force on the synthetic room, 17 ms instead of 82 ms per query).
     public init(_ data: MapData, indexThreshold: Int = 2_000) throws(PrepareError) {
-        guard data.descriptorBytes == 32,
-            let config = try? FeatureConfig(identifier: "\(data.featureConfig.name)-v\(data.featureConfig.version)")
+        guard let config = try? FeatureConfig(identifier: "\(data.featureConfig.name)-v\(data.featureConfig.version)"),
+            data.descriptorBytes == (config.descriptorKind == .binary256 ? 32 : 4 * FloatDescriptors.siftDimension),
+            data.pointDescriptors.count == data.descriptorBytes * data.pointCount
         else { throw .unsupportedFeatures(data.featureConfig.description) }
         self.data = data
         featureConfig = config
-        descriptors = BinaryDescriptors(bytes: data.pointDescriptors)
-        index = data.pointCount >= indexThreshold ? MultiProbeLSHIndex(descriptors) : nil
+        switch config.descriptorKind {
+        case .binary256:
+            let binary = BinaryDescriptors(bytes: data.pointDescriptors)
+            descriptors = .binary(binary)
+            codes = binary
+            hash = nil
+        case .float128:
+            let unit = LocalDescriptors.unitNormalized(Self.floats(data.pointDescriptors))
+            let h = SignProjectionHash(centeredOn: unit)
+            descriptors = .float(unit)
+            codes = h.codes(unit)
+            hash = h
+        }
+        index = data.pointCount >= indexThreshold ? MultiProbeLSHIndex(codes) : nil
         var counts = [Int32](repeating: 0, count: data.pointCount + 1)
         for kf in data.keyframes {
             for p in kf.pointIndices where p >= 0 && Int(p) < data.pointCount { counts[Int(p) + 1] += 1 }
@@ -61,24 +89,53 @@ public final class LocalizationMap: Sendable {
         pointKeyframes = list
         keyframeCenters = data.keyframes.map(\.camFromMap.center)
         var directions = [Vec3](repeating: Vec3(0, 0, 0), count: data.pointCount)
+        var distances = [Float](repeating: 0, count: data.pointCount)
         for p in 0..<data.pointCount {
             var sum = Vec3(0, 0, 0)
-            for k in list[Int(counts[p])..<Int(counts[p + 1])] {
+            var total = 0.0
+            let observers = list[Int(counts[p])..<Int(counts[p + 1])]
+            for k in observers {
                 let ray = keyframeCenters[Int(k)] - data.positions[p]
                 let n = ray.norm
                 if n > 0 { sum = sum + ray * (1 / n) }
+                total += n
             }
+            distances[p] = observers.isEmpty ? 0 : Float(total / Double(observers.count))
             let n = sum.norm
             directions[p] = n > 0 ? sum * (1 / n) : sum
         }
         viewDirections = directions
+        viewDistances = distances
+        var covariances = [SIMD8<Float>](repeating: .zero, count: data.pointCount)
+        let poses = data.keyframes.map { CameraPose($0.camFromMap) }
+        let focals = data.keyframes.map { $0.camera.meanFocal }
+        for p in 0..<data.pointCount {
+            let observers = list[Int(counts[p])..<Int(counts[p + 1])]
+            guard observers.count >= 2 else { continue }
+            let obs = observers.map {
+                TriangulationObservation(camFromWorld: poses[Int($0)], normalized: .zero, sigma: 1 / focals[Int($0)])
+            }
+            guard let c = triangulationCovariance(data.positions[p], obs), c.isFinite else { continue }
+            covariances[p] = SIMD8(
+                Float(c[0, 0]), Float(c[0, 1]), Float(c[0, 2]), Float(c[1, 1]), Float(c[1, 2]), Float(c[2, 2]), 0, 0)
+        }
+        pointCovariances = covariances
     }
 
-    /// Approximate two nearest map points for retrieval votes: a third of the LSH tables (brute force on
-    /// small maps).
-    func nearestForVotes(_ queries: BinaryDescriptors) -> NearestNeighbors {
-        if let index { return index.nearest(queries, k: 2, tables: 4) }
-        return HammingNearestTwo.nearest(queries, in: descriptors)
+    /// Approximate `k` nearest map points by retrieval code: a third of the LSH tables (brute force
+    /// on small maps).
+    func nearestByCode(_ queries: BinaryDescriptors, k: Int = 2) -> NearestNeighbors {
+        if let index { return index.nearest(queries, k: k, tables: 4) }
+        if k > 2 { return BruteForceMatcher.nearest(queries, in: codes, k: k) }
+        return HammingNearestTwo.nearest(queries, in: codes)
+    }
+
+    /// The retrieval codes of query descriptors of this map's family.
+    func codes(of queries: LocalDescriptors) -> BinaryDescriptors {
+        switch queries {
+        case .binary(let b): return b
+        case .float(let f): return hash?.codes(f) ?? BinaryDescriptors()
+        }
     }
 
     /// Indices of the keyframes observing map point `p`.
@@ -86,9 +143,13 @@ public final class LocalizationMap: Sendable {
         pointKeyframes[Int(pointKeyframeStart[p])..<Int(pointKeyframeStart[p + 1])]
     }
 
-    /// Two nearest map points per query descriptor (for the ratio test).
-    public func nearest(_ queries: BinaryDescriptors) -> NearestNeighbors {
-        if let index { return index.nearest(queries, k: 2) }
-        return BruteForceMatcher.nearest(queries, in: descriptors, k: 2)
+    /// Float descriptors from their little-endian bytes (the map file's layout).
+    static func floats(_ bytes: [UInt8]) -> FloatDescriptors {
+        let values = bytes.withUnsafeBytes { raw in
+            (0..<(bytes.count / 4)).map {
+                Float(bitPattern: UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: 4 * $0, as: UInt32.self)))
+            }
+        }
+        return FloatDescriptors(values: values)
     }
 }

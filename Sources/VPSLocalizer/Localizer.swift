@@ -3,93 +3,24 @@ import Foundation
 import VPSFeatures
 import VPSGeometry
 import VPSImaging
-import VPSMap
 
-/// Options of `Localizer.localize`.
-public struct LocalizerOptions: Sendable {
-    /// Search depth (`queryMode`): features, retrieved keyframes and ratio test.
-    public var mode = SearchMode.vps1
-    /// Position and height priors (map frame).
-    public var hints = LocalizationHints()
-    /// Lowe's ratio for query-to-map matching; nil: the mode's.
-    public var ratio: Float?
-    /// Pose estimation (thresholds, RANSAC, refinement).
-    public var pose = AbsolutePoseOptions()
-    /// Iteration cap of the competitor search behind `inlierMargin`: it only has to find a rival's
-    /// pose, whose support verification by projection then measures (5,000 before that; 2,500 gives
-    /// the same calibration and saves ~2 ms).
-    public var competitorIterations = 2_500
-    /// Fewer inliers than this is a failure (COLMAP's floor for absolute poses). Above it the
-    /// confidence judges the answer; its evidence term is 0.39 at 30 inliers. (Before weak poses were
-    /// verified by projection, answers below 50 inliers included a pose 1.3 m / 14° off.)
-    public var minInliers = 30
-    /// Weight each keypoint by its scale in the final refinement (σ = size / the finest size: the
-    /// pyramid scale of its level).
-    public var weightByScale = true
-    /// Refit the pose on the correspondences within 3 px × keypoint scale (see `PoseTightening`).
-    public var tighten = true
-    /// Verify by projection (`ProjectionMatching`): a weak pose is re-estimated from the
-    /// correspondences it predicts, and a competitor's support is measured the same way. Off: the
-    /// descriptor matches alone (ablations).
-    public var guidedMatching = true
-    /// Poses with fewer descriptor-match inliers than this are verified by projection (every pose in
-    /// VPS-2, `SearchMode.verifiesEveryPose`).
-    public var guidedBelow = 100
-    /// Keep the 2D–3D correspondences and inlier flags in the outcome (diagnostics, benchmarks).
-    public var keepCorrespondences = false
-
-    /// Defaults.
-    public init() {}
-}
-
-/// Why a query found no pose.
-public enum LocalizationFailure: String, Error, Sendable {
-    /// Too few query features matched the map.
-    case noRetrievalMatch = "NO_RETRIEVAL_MATCH"
-    /// The best pose had too few inliers.
-    case tooFewInliers = "TOO_FEW_INLIERS"
-    /// The pose lies outside the hinted region.
-    case outsideHintRegion = "OUTSIDE_HINT_REGION"
-}
-
-/// The result of one query, with diagnostics.
-public struct LocalizationOutcome: Sendable {
-    /// `camFromMap` (computer-vision camera, right-handed map frame), when found.
-    public var camFromMap: CameraPose?
-    /// Why not, when not.
-    public var failure: LocalizationFailure?
-    /// Query features, ratio-test matches and pose inliers.
-    public var features = 0
-    public var matches = 0
-    public var inliers = 0
-    /// Correspondences found by projecting the map with a weak first pose (0: not tried).
-    public var guidedMatches = 0
-    /// Inliers of the best pose over those of the best distinct competitor (≥ 2 m or ≥ 20° away),
-    /// floored at 10 and capped at 99 (SPEC §18.3); near 1 when two places explain the image equally.
-    public var inlierMargin: Double?
-    /// Inliers of the best distinct competitor found (0: none).
-    public var competitorInliers = 0
-    /// Confidence in [0, 1]: inlier evidence discounted by ambiguity (see `Localizer.confidence`).
-    public var confidence = 0.0
-    /// Seconds per stage (`extract`, `retrieve`, `match`, `pose`, `guided` when tried, `margin`).
-    public var seconds: [String: Double] = [:]
-    /// RANSAC statistics.
-    public var ransac = RansacStats()
-    /// First-order standard deviation of the camera centre (metres) and rotation (degrees) for
-    /// 1 px keypoint noise: how well the inliers' geometry pins the pose down.
-    public var positionSigma = Double.infinity
-    public var rotationSigmaDegrees = Double.infinity
-    /// Correspondences within the final tight (3 px × keypoint scale) threshold.
-    public var tightInliers = 0
-    /// Retrieved keyframes (map keyframe index) and their votes, best first.
-    public var retrieved: [(keyframe: Int, votes: Int)] = []
-    /// The ratio-test correspondences (query pixel, map point) and the final inlier flags, when
-    /// `LocalizerOptions.keepCorrespondences` is set.
-    public var correspondences: (pixels: [Vec2], points: [Vec3], inliers: [Bool])?
-}
-
-/// Single-frame localization against a prepared map: extract → 2D–3D matching (ratio test over
-/// the map's point descriptors) → LO-RANSAC (P3P, or up2p with gravity) → robust refinement.
+/// Localization against a prepared map, for one image or several frames with known relative poses
+/// (an AR session's tracking poses), which are one query: a single image is a rig of one.
+///
+/// The stages, one type each (`Sources/VPSLocalizer/Stages/`), report into one
+/// `LocalizationFunnel`:
+///
+/// 1. `QueryFeatures` — each frame's features (the map's config, the mode's budget);
+/// 2. `CandidateSearch` — retrieval of the keyframes the frames see, then every feature's two
+///    nearest points among theirs;
+/// 3. `Correspondences.ratioMatches` — Lowe's ratio test;
+/// 4. `PoseEstimation` — LO-RANSAC (P3P, up2p with gravity, gP3P for rigs) and refinement;
+/// 5. `ProjectionVerification` — a weak pose (every pose in VPS-2) re-estimated from the
+///    correspondences it predicts;
+/// 6. `PoseTightening` — refit within a tight threshold (rig frames weighted by their tracking
+///    drift) and the pose's uncertainty;
+/// 7. `RivalSearch` — the best distinct competitor, for `inlierMargin`;
+/// 8. `Localizer.confidence`.
 ///
 /// Failure is explicit (a reason and the diagnostics), never a fallback pose.
 public enum Localizer {
@@ -98,191 +29,61 @@ public enum Localizer {
     /// - Parameters:
     ///   - camera: the query's intrinsics.
     ///   - gravityInCamera: gravity (down) in the computer-vision camera frame, if the device knows it.
+    /// - Returns: `camFromMap` with diagnostics, or the failure.
+    /// - Throws: `FeaturesError` from extraction (also `.descriptorKindMismatch` should the map's
+    ///   features not be extractable as its family).
     public static func localize(
         image: GrayImage, camera: Camera, gravityInCamera: Vec3? = nil, map: LocalizationMap,
         options: LocalizerOptions = LocalizerOptions()
     ) throws(FeaturesError) -> LocalizationOutcome {
+        let run = try LocalizationRun(
+            [QueryFrame(image: image, camera: camera, gravityInCamera: gravityInCamera)], map: map, options: options)
         var out = LocalizationOutcome()
-        var t = DispatchTime.now().uptimeNanoseconds
-        func lap(_ stage: String) {
-            let now = DispatchTime.now().uptimeNanoseconds
-            out.seconds[stage] = Double(now - t) / 1e9
-            t = now
-        }
-        let features = try options.mode.extractor(for: map.featureConfig).extract(from: image)
-        out.features = features.count
-        lap("extract")
-        guard let queries = features.descriptors.binary, !queries.isEmpty else {
+        out.camFromMap = run.firstFromMap
+        out.failure = run.failure
+        out.funnel = run.funnel
+        out.inliers = run.inliers
+        out.inlierMargin = run.inlierMargin
+        out.confidence = run.confidence
+        out.ransac = run.ransac
+        out.positionSigma = run.positionSigma
+        out.rotationSigmaDegrees = run.rotationSigmaDegrees
+        out.retrieved = run.retrieved
+        out.correspondences = run.correspondences
+        return out
+    }
+
+    /// Localizes several frames with known relative poses jointly, as one generalized camera: every
+    /// frame's matches enter one gP3P LO-RANSAC and one refinement, so the frames vote for a single
+    /// map-to-tracking transform; the answer is pinned to the first frame, the others weighted by
+    /// how far their tracking may have drifted from it (`LocalizerOptions.rigDrift`).
+    ///
+    /// - Parameters:
+    ///   - images: the frames' gray images.
+    ///   - cameras: their intrinsics.
+    ///   - camFromRig: each frame's computer-vision camera pose in the rig (tracking) frame.
+    ///   - options: as for single frames; hints apply to the first frame's camera.
+    /// - Returns: `rigFromMap`; the first frame's camera is `camFromRig[0] · rigFromMap`.
+    public static func localize(
+        rig images: [GrayImage], cameras: [Camera], camFromRig: [CameraPose], map: LocalizationMap,
+        options: LocalizerOptions = LocalizerOptions()
+    ) throws(FeaturesError) -> RigLocalizationOutcome {
+        let n = min(images.count, cameras.count, camFromRig.count)
+        var out = RigLocalizationOutcome()
+        guard n > 0 else {
             out.failure = .noRetrievalMatch
             return out
         }
-        let search = CandidateSearch(
-            queries: [queries], responses: [features.keypoints.map(\.response)], map: map, mode: options.mode,
-            hints: options.hints)
-        let neighbors = search.neighbors(queries)
-        out.seconds["retrieve"] = search.retrievalSeconds
-        out.retrieved = search.retrieval.keyframes.map { ($0.index, $0.votes) }
-        let matches = neighbors.matches(ratio: options.ratio ?? options.mode.ratio)
-        out.matches = matches.count
-        lap("match")
-        out.seconds["match"]! -= search.retrievalSeconds
-        guard matches.count >= (options.guidedMatching ? 8 : max(6, options.minInliers)) else {
-            out.failure = .noRetrievalMatch
-            return out
-        }
-        var pixels = matches.map {
-            Vec2(Double(features.keypoints[Int($0.query)].x), Double(features.keypoints[Int($0.query)].y))
-        }
-        var points = matches.map { map.data.positions[Int($0.train)] }
-        let projection = ProjectionMatching(
-            keypoints: features.keypoints, descriptors: queries, map: map, camera: camera)
-        var sigmas = matches.map { projection.scales[Int($0.query)] }
-        var result = estimateAbsolutePose(
-            pixels: pixels, points: points, camera: camera, gravityInCamera: gravityInCamera,
-            pixelSigmas: options.weightByScale ? sigmas : nil, options: options.pose)
-        out.ransac = result.ransac
-        out.inliers = result.inlierCount
-        lap("pose")
-        if options.guidedMatching, options.mode.verifiesEveryPose || result.inlierCount < options.guidedBelow,
-            result.inlierCount >= 8,
-            let hypothesis = result.camFromWorld
-        {
-            // Few descriptor matches agree, but a pose from a dozen may still be right: the
-            // correspondences it predicts confirm it (or it stays a failure).
-            if let verified = projection.verify(
-                pose: hypothesis, support: result.inlierCount, gravity: gravityInCamera, options: options.pose,
-                weightByScale: options.weightByScale)
-            {
-                pixels = verified.pixels
-                points = verified.points
-                sigmas = verified.sigmas
-                result = verified.result
-                out.guidedMatches = verified.pixels.count
-            }
-            out.inliers = result.inlierCount
-            lap("guided")
-        }
-        if options.keepCorrespondences { out.correspondences = (pixels, points, result.inliers) }
-        guard let ransacPose = result.camFromWorld, result.inlierCount >= options.minInliers else {
-            out.failure = .tooFewInliers
-            return out
-        }
-        let tight = PoseTightening(
-            pose: ransacPose, pixels: pixels, points: points,
-            sigmas: options.weightByScale ? sigmas : sigmas.map { _ in 1 }, camera: camera)
-        let pose = options.tighten ? tight.pose : ransacPose
-        out.positionSigma = tight.positionSigma
-        out.rotationSigmaDegrees = tight.rotationSigmaDegrees
-        out.tightInliers = tight.inlierCount
-        guard options.hints.contains(pose.center) else {
-            out.failure = .outsideHintRegion
-            return out
-        }
-        out.camFromMap = pose
-        // The best distinct competitor among the correspondences the winner did not explain.
-        // Competitors are searched among both nearest map points of every query feature, without the
-        // ratio test: in a place with a twin (a repeated room), the twin's points are exactly the
-        // second neighbours the ratio test discards.
-        // Twin candidates: features the winner explains through one of their two nearest map points,
-        // paired with the other one. A repeated place explains the same features through the twin
-        // points, so its hypothesis dominates this small set and is found in few iterations.
-        var twinPixels: [Vec2] = [], twinPoints: [Vec3] = []
-        var otherPixels: [Vec2] = [], otherPoints: [Vec3] = []
-        let t2 = pow(options.pose.maxReprojectionError, 2)
-        for q in 0..<neighbors.queryCount {
-            let kp = features.keypoints[q]
-            let px = Vec2(Double(kp.x), Double(kp.y))
-            let candidates = neighbors[q].filter { $0.distance <= 80 }
-            let explained = candidates.map { m -> Bool in
-                guard let proj = camera.project(pose.transform(map.data.positions[Int(m.train)])) else { return false }
-                return (proj - px).squaredNorm < t2
-            }
-            for (m, isExplained) in zip(candidates, explained) where !isExplained {
-                let x = map.data.positions[Int(m.train)]
-                if explained.contains(true) {
-                    twinPixels.append(px)
-                    twinPoints.append(x)
-                } else {
-                    otherPixels.append(px)
-                    otherPoints.append(x)
-                }
-            }
-        }
-        // Twins outside the retrieved keyframes: the features the winner explains look up their
-        // approximate nearest points over the whole map (the light retrieval probe); a neighbour far
-        // from the point the winner used is a candidate twin wherever it is in the map.
-        if search.candidates != nil {
-            var explainedFeatures: [Int] = []
-            var usedPoints: [Vec3] = []
-            for m in matches {
-                let x = map.data.positions[Int(m.train)]
-                let kp = features.keypoints[Int(m.query)]
-                guard let proj = camera.project(pose.transform(x)),
-                    (proj - Vec2(Double(kp.x), Double(kp.y))).squaredNorm < t2
-                else { continue }
-                explainedFeatures.append(Int(m.query))
-                usedPoints.append(x)
-            }
-            // The strongest 200 suffice to find a twin's pose; its support is measured by projection.
-            if explainedFeatures.count > 200 {
-                let strongest = explainedFeatures.indices.sorted {
-                    features.keypoints[explainedFeatures[$0]].response
-                        > features.keypoints[explainedFeatures[$1]].response
-                }.prefix(200)
-                explainedFeatures = strongest.map { explainedFeatures[$0] }
-                usedPoints = strongest.map { usedPoints[$0] }
-            }
-            var words: [UInt64] = []
-            words.reserveCapacity(4 * explainedFeatures.count)
-            for q in explainedFeatures { words += queries.words[(4 * q)..<(4 * q + 4)] }
-            let global = map.nearestForVotes(BinaryDescriptors(words: words))
-            for (j, q) in explainedFeatures.enumerated() {
-                let kp = features.keypoints[q]
-                for m in global[j] where m.distance <= 80 {
-                    let x = map.data.positions[Int(m.train)]
-                    if x.distance(to: usedPoints[j]) > 1 {
-                        twinPixels.append(Vec2(Double(kp.x), Double(kp.y)))
-                        twinPoints.append(x)
-                    }
-                }
-            }
-        }
-        let rival = [
-            bestCompetitor(
-                of: pose, pixels: twinPixels, points: twinPoints,
-                inliers: [Bool](repeating: false, count: twinPixels.count),
-                camera: camera, gravity: gravityInCamera, options: options),
-            bestCompetitor(
-                of: pose, pixels: twinPixels + otherPixels, points: twinPoints + otherPoints,
-                inliers: [Bool](repeating: false, count: twinPixels.count + otherPixels.count), camera: camera,
-                gravity: gravityInCamera,
-                options: options),
-        ].max { $0.inliers < $1.inliers }!
-        var support = result.inlierCount, competitor = rival.inliers
-        if options.guidedMatching, let rivalPose = rival.pose, rival.inliers >= 10 {
-            // Compare like with like: a twin place found from a handful of second neighbours has far
-            // more support than they show; both poses are measured by the correspondences they predict.
-            // A rival the projection pulls onto the winner was a fragment of it, not a second place.
-            if let verified = projection.verify(
-                pose: rivalPose, support: rival.inliers, gravity: gravityInCamera, options: options.pose,
-                weightByScale: options.weightByScale), let p = verified.result.camFromWorld,
-                p.error(to: pose).positionMeters >= 2 || p.error(to: pose).rotationDegrees >= 20
-            {
-                competitor = verified.support
-                if out.guidedMatches == 0 {
-                    support =
-                        projection.verify(
-                            pose: pose, support: 0, gravity: gravityInCamera, options: options.pose,
-                            weightByScale: options.weightByScale)?.support ?? support
-                }
-            }
-        }
-        out.inlierMargin = min(99, Double(support) / Double(max(10, competitor)))
-        out.competitorInliers = competitor
-        out.confidence = confidence(
-            inliers: result.inlierCount, margin: out.inlierMargin!,
-            positionSigma: tight.positionSigma, rotationSigmaDegrees: tight.rotationSigmaDegrees)
-        lap("margin")
+        let frames = (0..<n).map { QueryFrame(image: images[$0], camera: cameras[$0], camFromRig: camFromRig[$0]) }
+        let run = try LocalizationRun(frames, map: map, options: options)
+        out.rigFromMap = run.firstFromMap.map { CameraPose(camFromRig[0].rigid.inverse * $0.rigid) }
+        out.failure = run.failure
+        out.funnel = run.funnel
+        out.inliers = run.inliers
+        out.inlierMargin = run.inlierMargin
+        out.confidence = run.confidence
+        out.positionSigma = run.positionSigma
+        out.rotationSigmaDegrees = run.rotationSigmaDegrees
         return out
     }
 
@@ -292,59 +93,194 @@ public enum Localizer {
 
     /// Confidence in [0, 1]: the product of inlier evidence, distinctness and conditioning,
     ///
-    ///     (1 − e^(−n/60)) · clamp((margin − 2) / 3, 0, 1) · 1 / (1 + (σp / 5 cm)⁴ + (σr / 0.8°)⁴)
+    ///     (1 − e^(−n/60)) · clamp((margin − 2) / 3, 0, 1) · clamp((d − 10) / 15, 0, 1)
+    ///         · 1 / (1 + (σp / 15 cm)⁴ + (σr / 0.8°)⁴)
     ///
     /// - evidence: n inliers; 30 give 0.39, 50 give 0.57, 150 give 0.92;
+    /// - descriptor evidence: d, the inliers among the ratio-test matches before verification by
+    ///   projection. Projection confirms a pose from a dozen matches, but on repeated structure (the
+    ///   doors of a corridor) it confirms a wrong one as well: every door predicts door-like
+    ///   matches. A pose the descriptors alone found from fewer than 20 matches is discounted (on
+    ///   the simulated venues the wrong answers it removes had 8–12; 6 of ~400 right ones are below 20);
     /// - distinctness: two places that explain the image about equally (`inlierMargin` below 2.9)
     ///   stay below 0.3 whatever the inliers (SPEC §18.3). The margin compares like with like: a
     ///   competitor with ≥ 10 inliers and the winner are both measured by the correspondences they
-    ///   predict (`ProjectionMatching`), so a twin place shows its full support (margins 0.2–1.8 in
-    ///   the twin-room venues). Before that, competitors found from a handful of second neighbours
-    ///   looked weak (margins up to 7.5 for a twin) and an extra penalty on competitors of more
-    ///   than 20 inliers was needed; it is no longer (it only cost single-room recall);
+    ///   predict (`ProjectionVerification`), so a twin place shows its full support (margins 0.2–1.8
+    ///   in the twin-room venues);
     /// - conditioning: σp, σr are the first-order position (metres) and rotation (degrees)
     ///   uncertainty for 1 px keypoint noise (`PoseTightening`). Inliers crowded on one distant
     ///   plane pin the pose down poorly; on the simulated venues every wrong answer with many
-    ///   inliers had σr > 1.5° while correct ones stayed below 0.5°.
+    ///   inliers had σr > 1.5° while correct ones stayed below 0.5°. The position scale (15 cm) keeps
+    ///   a 3σ move at 1 px inside the 0.5 m wrong-answer limit (a façade seen from 15 m has σp of
+    ///   4–10 cm).
     ///
     /// Calibrated on simulated venues (docs/EVALUATION.md): among answers with confidence ≥ 0.3 at
     /// most 1 % may be wrong (> 0.5 m or > 5°), at ≥ 0.2 at most 3 % (SPEC §18.2).
     public static func confidence(
-        inliers: Int, margin: Double, positionSigma: Double = 0, rotationSigmaDegrees: Double = 0
+        inliers: Int, margin: Double, positionSigma: Double = 0, rotationSigmaDegrees: Double = 0,
+        descriptorInliers: Int? = nil
     ) -> Double {
         let evidence: Double = 1 - exp(-Double(inliers) / 60)
         let distinctness: Double = min(1, max(0, (margin - 2) / 3))
+        let descriptorEvidence: Double = descriptorInliers.map { min(1, max(0, Double($0 - 10) / 15)) } ?? 1
         guard positionSigma.isFinite, rotationSigmaDegrees.isFinite else { return 0 }
         let conditioning = 1 / (1 + pow(positionSigma / 0.15, 4) + pow(rotationSigmaDegrees / 0.8, 4))
-        return evidence * distinctness * conditioning
+        return evidence * distinctness * descriptorEvidence * conditioning
     }
+}
 
-    /// Inliers of the strongest pose at least 2 m or 20° from `best`, found by LO-RANSAC on the
-    /// correspondences `best` does not explain (twice, dropping a near-duplicate of `best`).
-    static func bestCompetitor(
-        of best: CameraPose, pixels: [Vec2], points: [Vec3], inliers: [Bool], camera: Camera, gravity: Vec3?,
-        options: LocalizerOptions
-    ) -> (inliers: Int, pose: CameraPose?) {
-        var remaining = (0..<pixels.count).filter { !inliers[$0] }
-        for round in 0..<2 {
-            guard remaining.count >= 10 else { return (0, nil) }
-            // A rival's pose is enough (its support is then measured by projection): a bounded search
-            // (uncapped, a query with no real competitor costs up to 100k iterations, ~75 ms) and light
-            // refinement. A twin place is found early; weak competitors may be missed.
-            var poseOptions = options.pose
-            poseOptions.minInliers = 6
-            poseOptions.ransac.maxIterations = options.competitorIterations
-            poseOptions.refinementIterations = 5
-            poseOptions.ransac.seed = options.pose.ransac.seed &+ UInt64(round + 1)
-            let result = estimateAbsolutePose(
-                pixels: remaining.map { pixels[$0] }, points: remaining.map { points[$0] }, camera: camera,
-                gravityInCamera: gravity,
-                options: poseOptions)
-            guard let pose = result.camFromWorld else { return (0, nil) }
-            let e = pose.error(to: best)
-            if e.positionMeters >= 2 || e.rotationDegrees >= 20 { return (result.inlierCount, pose) }
-            remaining = zip(remaining, result.inliers).filter { !$0.1 }.map(\.0)
+/// One query through the stages (`Localizer`), frame 0's pose as the answer.
+struct LocalizationRun {
+    var firstFromMap: CameraPose?
+    var failure: LocalizationFailure?
+    var funnel = LocalizationFunnel()
+    var inliers = 0
+    var inlierMargin: Double?
+    var confidence = 0.0
+    var ransac = RansacStats()
+    var positionSigma = Double.infinity
+    var rotationSigmaDegrees = Double.infinity
+    var retrieved: [(keyframe: Int, votes: Int)] = []
+    var correspondences: (pixels: [Vec2], points: [Vec3], inliers: [Bool])?
+
+    init(_ frames: [QueryFrame], map: LocalizationMap, options: LocalizerOptions) throws(FeaturesError) {
+        var clock = DispatchTime.now().uptimeNanoseconds
+        var funnel = LocalizationFunnel()
+        func lap(_ stage: String) {
+            let now = DispatchTime.now().uptimeNanoseconds
+            funnel.seconds[stage, default: 0] += Double(now - clock) / 1e9
+            clock = now
         }
-        return (0, nil)
+        defer { self.funnel = funnel }
+
+        // 1. Features.
+        let query = try QueryFeatures(frames, map: map, mode: options.mode)
+        funnel.features = query.count
+        lap("extract")
+        guard funnel.features > 0 else {
+            failure = .noRetrievalMatch
+            return
+        }
+        let single = query.frames.count == 1
+
+        // 2. Retrieval and candidate neighbours.
+        let search = CandidateSearch(
+            query, map: map, mode: options.mode, hints: options.hints,
+            keyframes: single ? options.mode.retrievedKeyframes : 2 * options.mode.retrievedKeyframes)
+        let neighbors = query.frames.map { search.neighbors($0.descriptors) }
+        funnel.seconds["retrieve"] = search.retrievalSeconds
+        funnel.retrievedKeyframes = search.retrieval.keyframes.count
+        funnel.candidatePoints = search.candidateCount
+        retrieved = search.retrieval.keyframes.map { ($0.index, $0.votes) }
+
+        // 3. Ratio-test matches.
+        let matches = Correspondences.ratioMatches(
+            neighbors, query: query, map: map, ratio: options.ratio ?? options.mode.ratio)
+        funnel.matches = matches.count
+        lap("match")
+        funnel.seconds["match"]! -= search.retrievalSeconds
+        guard matches.count >= (options.guidedMatching ? 8 : max(6, options.minInliers)) else {
+            failure = .noRetrievalMatch
+            return
+        }
+
+        // 4. Pose.
+        var used = matches
+        var result = PoseEstimation.estimate(
+            matches, query: query, weightByScale: options.weightByScale, options: options.pose)
+        ransac = result.ransac
+        funnel.ransacInliers = result.inlierCount
+        lap("pose")
+
+        // 5. Verification by projection of a weak pose (every pose in VPS-2).
+        let verification = ProjectionVerification(query, map: map)
+        if options.guidedMatching, options.mode.verifiesEveryPose || result.inlierCount < options.guidedBelow,
+            result.inlierCount >= 8, let hypothesis = result.camFromWorld
+        {
+            // Few descriptor matches agree, but a pose from a dozen may still be right: the
+            // correspondences it predicts confirm it (or it stays a failure).
+            if let verified = verification.verify(
+                pose: hypothesis, support: result.inlierCount, weightByScale: options.weightByScale,
+                options: options.pose)
+            {
+                used = verified.correspondences
+                result = verified.result
+                funnel.guidedMatches = verified.correspondences.count
+                funnel.guidedInliers = verified.support
+            }
+            lap("guided")
+        }
+        inliers = result.inlierCount
+        if options.keepCorrespondences { correspondences = (used.pixels, used.points, result.inliers) }
+        guard let ransacPose = result.camFromWorld, result.inlierCount >= options.minInliers else {
+            failure = .tooFewInliers
+            return
+        }
+
+        // 6. Tight refit and uncertainty.
+        let tight = PoseTightening(
+            pose: ransacPose, correspondences: used, query: query, map: options.weightByPointUncertainty ? map : nil,
+            weightByScale: options.weightByScale,
+            drift: options.rigDrift)
+        let pose = options.tighten ? tight.pose : ransacPose
+        positionSigma = tight.positionSigma
+        rotationSigmaDegrees = tight.rotationSigmaDegrees
+        funnel.tightInliers = tight.inlierCount
+        if options.keepCorrespondences { correspondences = (used.pixels, used.points, tight.inliers) }
+        lap("tighten")
+        guard options.hints.contains(pose.center) else {
+            failure = .outsideHintRegion
+            return
+        }
+        firstFromMap = pose
+
+        // 7. The best distinct competitor.
+        let rival = RivalSearch(
+            winner: pose, neighbors: neighbors, matches: matches, query: query, map: map,
+            probeWholeMap: search.candidates != nil, options: options)
+        var support = result.inlierCount, competitor = rival.inliers
+        if single, options.guidedMatching {
+            // Compare like with like: a twin place found from a handful of second neighbours has far
+            // more support than they show; both poses are measured by the correspondences they predict.
+            // A rival the projection pulls onto the winner was a fragment of it, not a second place.
+            // The three strongest rivals are measured (a meaningless pose can draw more raw inliers
+            // from its candidates than a real second place).
+            // (Rigs compare raw inliers: on repeated floor tiles each frame has a distinct partial
+            // competitor of ~90 inliers beside a correct winner of ~570 per frame, which projection
+            // would inflate; four views must agree on one transform, so a twin place rarely wins.)
+            var strongest: ProjectionVerification.Verified?
+            for candidate in rival.found.prefix(3) where candidate.inliers >= 10 {
+                guard
+                    let verified = verification.verify(
+                        pose: candidate.pose, support: 0, weightByScale: options.weightByScale,
+                        options: options.pose),
+                    let p = verified.result.camFromWorld, RivalSearch.isDistinct(p, from: pose)
+                else { continue }
+                if verified.support > (strongest?.support ?? 0) { strongest = verified }
+            }
+            // A rival its own predictions do not confirm is no place (a pose from far away compresses
+            // the map into a few pixels, where chance matches abound): only confirmed rivals count.
+            competitor = 0
+            if let verified = strongest {
+                competitor = verified.support
+                if funnel.guidedMatches == 0 {
+                    support =
+                        verification.verify(
+                            pose: pose, support: 0, weightByScale: options.weightByScale, options: options.pose)?
+                        .support ?? support
+                }
+                // A rival that explains more than the winner leaves a margin below 1: the answer is
+                // withheld (confidence 0) rather than swapped — a rival's support on repeated
+                // texture is no better evidence than the winner's.
+            }
+        }
+        funnel.competitorInliers = competitor
+
+        // 8. Confidence.
+        inlierMargin = min(99, Double(support) / Double(max(10, competitor)))
+        confidence = Localizer.confidence(
+            inliers: result.inlierCount, margin: inlierMargin!, positionSigma: positionSigma,
+            rotationSigmaDegrees: rotationSigmaDegrees, descriptorInliers: funnel.ransacInliers)
+        lap("margin")
     }
 }

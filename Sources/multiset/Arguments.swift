@@ -12,7 +12,7 @@ struct Arguments {
         _ args: [String],
         booleanFlags: Set<String> = [
             "help", "json", "verbose", "use-truth", "leave-one-out", "no-tighten", "no-scale-weights", "quiet",
-            "no-guided",
+            "no-guided", "no-point-weights",
         ]
     ) throws(UsageError) {
         var i = 0

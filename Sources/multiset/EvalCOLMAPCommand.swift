@@ -7,7 +7,8 @@ import VPSMap
 enum EvalCOLMAPCommand {
     static let usage = """
         usage: multiset eval --colmap MODEL_DIR --images DIR --leave-one-out [--every N] [--scale S]
-                             [--neighbors K] [--mode vps1|vps2] [--frames N] [--verbose] [--json FILE]
+                             [--neighbors K] [--features orb|sift|rootsift] [--mode vps1|vps2] [--frames N]
+                             [--verbose] [--json FILE]
 
         Leave-one-out evaluation of a COLMAP model (text or binary): for every N-th image (default 1), builds a
         map from the model without it — as `map import-colmap --exclude IMAGE` would — localizes the image with
@@ -21,6 +22,9 @@ enum EvalCOLMAPCommand {
         image of the map build (default 10). --mode vps2 runs the deep search. --frames N (2–6) localizes each
         image together with its N − 1 nearest cameras as one rig (the seeds' multi-frame mode), their relative
         poses from the model standing in for the AR tracking poses, against a map built without all N.
+        \(FeatureFlag.usage)
+        Localizer flags (ablations; --rig-drift defaults to none here, the model's poses being exact):
+        \(LocalizerFlags.usage)
         --verbose prints every query: matches, inliers, confidence, margin, σ (pose uncertainty for 1 px noise)
         and the error. The JSON adds every query ("queries": name, answered, position_m, rotation_deg,
         confidence, inliers, map_points, query_s, failure), "mode" and "rig_frames".
@@ -43,13 +47,12 @@ enum EvalCOLMAPCommand {
         let scale = scaleText.map { Double($0) ?? .nan } ?? 1
         let verbose = args.flag("verbose")
         var localizerOptions = LocalizerOptions()
-        if let m = args.string("mode") {
-            guard let mode = SearchMode(rawValue: m.replacingOccurrences(of: "vps", with: "vps-")) else {
-                throw UsageError("--mode takes vps1 or vps2")
-            }
-            localizerOptions.mode = mode
-        }
+        localizerOptions.keepCorrespondences = verbose
+        // The model's relative poses are exact: a rig is rigid unless told otherwise (--rig-drift).
+        localizerOptions.rigDrift = .none
+        try LocalizerFlags.apply(&args, to: &localizerOptions)
         let rigFrames = try args.int("frames", default: 1)
+        let featureConfig = try FeatureFlag.parse(&args)
         // `--json FILE`: the parser treats --json as a switch, so FILE arrives as the next positional word.
         let jsonPath = args.flag("json") ? args.positionals.dropFirst().first : nil
         if args.flag("json") && jsonPath == nil { throw UsageError("--json needs a file name") }
@@ -65,6 +68,7 @@ enum EvalCOLMAPCommand {
         }
         var buildOptions = MapBuildOptions()
         buildOptions.neighborsPerFrame = neighbors
+        buildOptions.featureConfig = featureConfig
         let tty = isatty(STDERR_FILENO) != 0
         let results = try LeaveOneOutEvaluation.evaluate(
             model: model, imagesFolder: URL(fileURLWithPath: imagesPath), every: every, scale: scale,
@@ -74,9 +78,10 @@ enum EvalCOLMAPCommand {
                 print(
                     String(
                         format: "  %@: matches %d inliers %d confidence %.2f (margin %.1f, σ %.1f mm %.3f°) "
-                            + "error %.1f mm %.3f° %@", r.name, r.matches, r.inliers, r.confidence,
-                        r.inlierMargin ?? .nan, (r.positionSigma ?? .nan) * 1000, r.rotationSigmaDegrees ?? .nan,
-                        (r.positionError ?? .nan) * 1000, r.rotationError ?? .nan, r.failure ?? ""))
+                            + "error %.1f mm %.3f° residual %.2f px (at truth %.2f) %@", r.name, r.matches,
+                        r.inliers, r.confidence, r.inlierMargin ?? .nan, (r.positionSigma ?? .nan) * 1000,
+                        r.rotationSigmaDegrees ?? .nan, (r.positionError ?? .nan) * 1000, r.rotationError ?? .nan,
+                        r.residualAtAnswer ?? .nan, r.residualAtTruth ?? .nan, r.failure ?? ""))
             } else if tty {
                 FileHandle.standardError.write(Data("\r  leave-one-out: \(done)/\(total)".utf8))
                 if done == total { FileHandle.standardError.write(Data("\n".utf8)) }
@@ -98,6 +103,9 @@ enum EvalCOLMAPCommand {
                     "position_m": r.positionError.map { $0 as Any } ?? NSNull(),
                     "rotation_deg": r.rotationError.map { $0 as Any } ?? NSNull(), "confidence": r.confidence,
                     "inliers": r.inliers, "map_points": r.mapPoints, "query_s": r.totalSeconds,
+                    "margin": r.inlierMargin.map { $0 as Any } ?? NSNull(),
+                    "sigma_position_m": r.positionSigma.flatMap { $0.isFinite ? $0 as Any : nil } ?? NSNull(),
+                    "sigma_rotation_deg": r.rotationSigmaDegrees.flatMap { $0.isFinite ? $0 as Any : nil } ?? NSNull(),
                     "failure": r.failure.map { $0 as Any } ?? NSNull(),
                 ]
             }

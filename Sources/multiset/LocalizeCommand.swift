@@ -27,13 +27,11 @@ enum LocalizeCommand {
         answers); recall and median errors are over answers. Truth and map must share a frame: build the map from the same captures'
         `truth` poses or from a scan of the same session.
 
-          --mode      vps1 (default, fast) or vps2 (deep search)
           --frames    N ≥ 2: multi-frame queries of N consecutive frames solved jointly with their AR poses
                       (the error is the first frame's); default 1 (single frame)
           --verbose   one line per query (features, matches, guided matches, inliers, margin, confidence,
                       error)
-          --min-inliers N   the inlier floor (default 30); --no-guided: no verification by projection
-                      (ablations)
+        \(LocalizerFlags.usage)
         """
 
     static func loadMap(_ code: String, _ path: String) throws -> LocalizationMap {
@@ -114,18 +112,7 @@ enum LocalizeCommand {
         let verbose = args.flag("verbose")
         var options = LocalizerOptions()
         options.keepCorrespondences = verbose
-        if let t = args.string("threshold"), let v = Double(t) { options.pose.maxReprojectionError = v }
-        if let t = args.string("ratio"), let v = Float(t) { options.ratio = v }
-        if let t = args.string("min-inliers"), let v = Int(t) { options.minInliers = v }
-        if args.flag("no-guided") { options.guidedMatching = false }
-        if args.flag("no-tighten") { options.tighten = false }
-        if args.flag("no-scale-weights") { options.weightByScale = false }
-        if let m = args.string("mode") {
-            guard let mode = SearchMode(rawValue: m.replacingOccurrences(of: "vps", with: "vps-")) else {
-                throw UsageError("--mode takes vps1 or vps2")
-            }
-            options.mode = mode
-        }
+        try LocalizerFlags.apply(&args, to: &options)
         let rigSize = try args.int("frames", default: 1)
         let path = args.string("data") ?? ".multiset"
         // `--json FILE`: the parser treats --json as a switch, so FILE arrives as the next positional word.
@@ -137,6 +124,23 @@ enum LocalizeCommand {
         let map = try loadMap(code, path)
         let captures = try CaptureDataset.load(from: URL(fileURLWithPath: folder))
         var results: [(found: Bool, pos: Double, rot: Double, confidence: Double)] = []
+        // Per query, for `--json`: what the confidence was made of (calibration studies).
+        var queries: [[String: Any]] = []
+        func record(
+            _ name: String, _ inliers: Int, _ margin: Double?, _ sigmaP: Double, _ sigmaR: Double,
+            _ funnel: LocalizationFunnel
+        ) {
+            guard let r = results.last else { return }
+            func number(_ v: Double) -> Any { v.isFinite ? v : NSNull() }
+            queries.append([
+                "name": name, "answered": r.found, "position_m": r.found ? number(r.pos) : NSNull(),
+                "rotation_deg": r.found ? number(r.rot) : NSNull(), "confidence": r.confidence, "inliers": inliers,
+                "margin": margin.map(number) ?? NSNull(), "sigma_position_m": number(sigmaP),
+                "sigma_rotation_deg": number(sigmaR), "matches": funnel.matches, "ransac_inliers": funnel.ransacInliers,
+                "guided_inliers": funnel.guidedInliers, "tight_inliers": funnel.tightInliers,
+                "competitor_inliers": funnel.competitorInliers,
+            ])
+        }
         var stageTimes: [String: [Double]] = [:]
         for (k, frame) in captures.frames.enumerated() where k % every == 0 {
             guard let truthARKit = frame.truth?.rigid ?? frame.arPose.rigid else { continue }
@@ -164,6 +168,9 @@ enum LocalizeCommand {
                 } else {
                     results.append((false, .infinity, .infinity, 0))
                 }
+                record(
+                    frame.image, outcome.inliers, outcome.inlierMargin, outcome.positionSigma,
+                    outcome.rotationSigmaDegrees, outcome.funnel)
                 if verbose, let r = results.last {
                     print(
                         String(
@@ -179,14 +186,32 @@ enum LocalizeCommand {
             for (stage, s) in outcome.seconds { stageTimes[stage, default: []].append(s * 1000) }
             if verbose {
                 let e = outcome.camFromMap.map { $0.error(to: truth) }
+                // A wrong answer: how much the true pose would have explained.
+                let truthSupport =
+                    (e.map { $0.positionMeters > 0.5 || $0.rotationDegrees > 5 } ?? false)
+                    ? try Localizer.supportByProjection(
+                        of: truth, image: image, camera: frame.intrinsics.camera, map: map, options: options) : -1
+                var explained = ""
+                if truthSupport >= 0, let answer = outcome.camFromMap {
+                    let a = try Localizer.explanation(
+                        of: answer, image: image, camera: frame.intrinsics.camera, map: map, options: options)
+                    let b = try Localizer.explanation(
+                        of: truth, image: image, camera: frame.intrinsics.camera, map: map, options: options)
+                    explained =
+                        "answer/truth: projected \(a.projected)/\(b.projected), among candidates "
+                        + "\(a.amongCandidates)/\(b.amongCandidates), ratio matches \(a.ratioMatches)/\(b.ratioMatches), "
+                        + "neighbours \(a.neighbors)/\(b.neighbors)"
+                }
                 print(
                     String(
                         format:
-                            "  %@: features %d matches %d guided %d inliers %d/%d σ %.1f mm %.3f° margin %.1f confidence %.2f error %.1f mm %.3f° %@",
+                            "  %@: features %d matches %d guided %d inliers %d/%d σ %.1f mm %.3f° margin %.1f (rival %d) confidence %.2f error %.1f mm %.3f°%@ %@",
                         frame.image, outcome.features, outcome.matches, outcome.guidedMatches, outcome.inliers,
                         outcome.tightInliers,
                         outcome.positionSigma * 1000, outcome.rotationSigmaDegrees, outcome.inlierMargin ?? 0,
+                        outcome.competitorInliers,
                         outcome.confidence, (e?.positionMeters ?? .nan) * 1000, e?.rotationDegrees ?? .nan,
+                        truthSupport >= 0 ? " (truth's support \(truthSupport); \(explained))" : "",
                         outcome.failure?.rawValue ?? ""))
             }
             if let pose = outcome.camFromMap {
@@ -195,6 +220,9 @@ enum LocalizeCommand {
             } else {
                 results.append((false, .infinity, .infinity, 0))
             }
+            record(
+                frame.image, outcome.inliers, outcome.inlierMargin, outcome.positionSigma, outcome.rotationSigmaDegrees,
+                outcome.funnel)
         }
         guard !results.isEmpty else { throw BenchError("no frames to evaluate") }
         let n = Double(results.count)
@@ -243,7 +271,7 @@ enum LocalizeCommand {
                 "median_rotation_deg": rotations.isEmpty ? -1 : rotations[rotations.count / 2],
                 "wrong_confident_share": confident.isEmpty ? 0 : Double(wrong) / Double(confident.count),
                 "wrong_share_at_0.2": answered.isEmpty ? 0 : Double(wrongAnswered) / Double(answered.count),
-                "answers_at_0.3": confident.count, "answers_at_0.2": answered.count,
+                "answers_at_0.3": confident.count, "answers_at_0.2": answered.count, "queries": queries,
                 "latency_ms": Dictionary(
                     uniqueKeysWithValues: stageTimes.map {
                         ($0.key, ["p50": percentile($0.value, 0.5), "p90": percentile($0.value, 0.9)])

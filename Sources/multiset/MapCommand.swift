@@ -13,7 +13,7 @@ struct CommandFailure: Error, CustomStringConvertible {
 enum MapCommand {
     static let buildUsage = """
         usage: multiset map build --captures DIR [--code MAP_XXXXXXXXXXXX] [--name NAME] [--geo LAT,LON,ALT [--heading DEG]]
-                                  [--use-truth] [--verbose] [--data DIR]
+                                  [--features orb|sift|rootsift] [--use-truth] [--verbose] [--data DIR]
 
         Builds a map from a capture dataset (DIR/captures.json and its images), registers it in the
         data directory (status processing, then active or failed) and writes maps/CODE.vpsmap and a
@@ -26,6 +26,7 @@ enum MapCommand {
                      have no truth; the flag is for simulated ones.
         --verbose    print the build's funnel: per stage what was kept and what each filter dropped (also
                      stored in the map file's metadata, shown by `map info`).
+        \(FeatureFlag.usage)
         A map that too few frames see enough of is refused (MAP_BUILD_TOO_THIN) with the stage that lost most.
         """
     static let listUsage = """
@@ -108,6 +109,8 @@ enum MapCommand {
         let georeference = try parseGeoreference(&args)
         let useTruth = args.flag("use-truth")
         let verbose = args.flag("verbose")
+        var options = MapBuildOptions()
+        options.featureConfig = try FeatureFlag.parse(&args)
         try args.rejectUnknown()
         if let givenCode, !isCode(givenCode, prefix: "MAP_") {
             throw UsageError(
@@ -125,7 +128,8 @@ enum MapCommand {
             verbose: verbose
         ) {
             code, name, progress in
-            try MapBuilder.build(capturesIn: folder, code: code, name: name, useTruth: useTruth, progress: progress)
+            try MapBuilder.build(
+                capturesIn: folder, code: code, name: name, options: options, useTruth: useTruth, progress: progress)
         }
     }
 
@@ -201,7 +205,8 @@ enum MapCommand {
 
     static let importUsage = """
         usage: multiset map import-colmap --model DIR --images DIR [--exclude NAME ...] [--scale S]
-                                          [--code MAP_XXXXXXXXXXXX] [--name NAME] [--verbose] [--data DIR]
+                                          [--code MAP_XXXXXXXXXXXX] [--name NAME] [--features orb|sift|rootsift]
+                                          [--verbose] [--data DIR]
 
         Imports a COLMAP model (cameras/images/points3D as .bin or .txt in --model): its cameras and poses
         are kept, features are extracted from the images in --images and the points re-triangulated.
@@ -209,6 +214,7 @@ enum MapCommand {
         model's units into metres (default 1). Every camera model of COLMAP's the project reads (PINHOLE,
         SIMPLE_PINHOLE, SIMPLE_RADIAL, RADIAL, OPENCV) is honoured per image. --verbose prints the build's
         funnel (pairs, matches, tracks, points and what each filter dropped), also kept in the map file.
+        \(FeatureFlag.usage)
         """
 
     static func importCOLMAP(_ args: inout Arguments, _ words: [String]) throws -> Int32 {
@@ -225,6 +231,8 @@ enum MapCommand {
         let path = args.string("data") ?? ".multiset"
         let georeference = try parseGeoreference(&args)
         let verbose = args.flag("verbose")
+        var options = MapBuildOptions()
+        options.featureConfig = try FeatureFlag.parse(&args)
         try args.rejectUnknown()
         guard let scale = Double(scaleText), scale > 0, scale.isFinite else {
             throw UsageError("--scale must be a positive number")
@@ -242,7 +250,7 @@ enum MapCommand {
             code, name, progress in
             try COLMAPImporter.importModel(
                 modelFolder: modelURL, imagesFolder: imagesURL, code: code, name: name, excluding: excluded,
-                scale: scale, progress: progress)
+                scale: scale, options: options, progress: progress)
         }
     }
 

@@ -66,6 +66,11 @@ struct ProjectionMatchingTests {
         return Scene(map: map, keypoints: keypoints, descriptors: BinaryDescriptors(bytes: query), pointCount: n)
     }
 
+    static func verification(_ s: Scene) -> ProjectionVerification {
+        ProjectionVerification(
+            QueryFeatures(keypoints: s.keypoints, descriptors: s.descriptors, camera: camera), map: s.map)
+    }
+
     static func matcher(_ s: Scene) -> ProjectionMatching {
         ProjectionMatching(keypoints: s.keypoints, descriptors: s.descriptors, map: s.map, camera: camera)
     }
@@ -83,8 +88,8 @@ struct ProjectionMatchingTests {
         let s = try Self.scene()
         let shifted = CameraPose(Rigid3(translation: Vec3(0.4, 0, 0)))
         #expect(Self.matcher(s).matches(pose: shifted, radius: 4).count <= 3)
-        let verified = Self.matcher(s).verify(
-            pose: shifted, support: 12, gravity: nil, options: AbsolutePoseOptions(), weightByScale: true)
+        let verified = Self.verification(s).verify(
+            pose: shifted, support: 12, weightByScale: true, options: AbsolutePoseOptions())
         #expect(verified == nil)
     }
 
@@ -106,8 +111,8 @@ struct ProjectionMatchingTests {
             Rigid3(rotation: Quaternion(axis: Vec3(0, 1, 0), angle: 0.4 * .pi / 180), translation: Vec3(0.02, -0.01, 0))
         )
         let verified = try #require(
-            Self.matcher(s).verify(
-                pose: approximate, support: 12, gravity: nil, options: AbsolutePoseOptions(), weightByScale: true))
+            Self.verification(s).verify(
+                pose: approximate, support: 12, weightByScale: true, options: AbsolutePoseOptions()))
         #expect(verified.support == s.pointCount)
         let e = try #require(verified.result.camFromWorld).error(to: Self.truth)
         #expect(e.positionMeters < 0.005)

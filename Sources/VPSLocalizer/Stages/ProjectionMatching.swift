@@ -13,17 +13,19 @@ import VPSGeometry
 /// it is wrong (ORB-SLAM's relocalization does the same: Mur-Artal, Montiel & Tardós, "ORB-SLAM",
 /// T-RO 2015, §V-C).
 ///
+/// Stage 5 of a query (`verify`, over every frame of a rig: `ProjectionVerification`).
+///
 /// Complexity: O(map points) to project, plus O(keypoints × points within the window).
 struct ProjectionMatching {
     let keypoints: [Keypoint]
-    let descriptors: BinaryDescriptors
+    let descriptors: LocalDescriptors
     let map: LocalizationMap
     let camera: Camera
     /// Each keypoint's pyramid scale (size / the finest size): the window and the noise grow with it.
     let scales: [Double]
 
-    /// Bits a match may differ by (of 256).
-    var maxDistance = 80
+    /// Largest descriptor distance of a match (ORB: 80 bits of 256).
+    var maxDistance: Float
     /// Best over second-best distinct point within the window.
     var ratio: Float = 0.9
     /// Largest angle between the query's ray and the directions the map saw a point from.
@@ -32,12 +34,18 @@ struct ProjectionMatching {
     /// Grid cell side in pixels.
     private static let cell = 16.0
 
-    init(keypoints: [Keypoint], descriptors: BinaryDescriptors, map: LocalizationMap, camera: Camera) {
+    init(keypoints: [Keypoint], descriptors: LocalDescriptors, map: LocalizationMap, camera: Camera) {
         self.keypoints = keypoints
         self.descriptors = descriptors
         self.map = map
         self.camera = camera
         scales = Self.pyramidScales(keypoints)
+        maxDistance = descriptors.limits.projection
+    }
+
+    /// Binary (ORB) query descriptors.
+    init(keypoints: [Keypoint], descriptors: BinaryDescriptors, map: LocalizationMap, camera: Camera) {
+        self.init(keypoints: keypoints, descriptors: .binary(descriptors), map: map, camera: camera)
     }
 
     /// Each keypoint's pyramid scale: its size over the finest keypoint size, at least 1 (the σ of
@@ -48,13 +56,15 @@ struct ProjectionMatching {
     }
 
     /// Map points in front of `pose` that project within `margin` pixels of the image, seen from the
-    /// side of their surface the map saw them from (within `maxViewAngleDegrees`).
+    /// side of their surface the map saw them from (within `maxViewAngleDegrees`) and from a distance
+    /// within the descriptors' scale range of the distance the map saw them from.
     /// - Complexity: O(map points).
     func visiblePoints(pose: CameraPose, margin: Double) -> [Int32] {
         let width = Double(camera.width), height = Double(camera.height)
         let center = pose.center
         let minCos = cos(maxViewAngleDegrees * .pi / 180)
-        let positions = map.data.positions, views = map.viewDirections
+        let positions = map.data.positions, views = map.viewDirections, distances = map.viewDistances
+        let range = descriptors.limits.scaleRange
         var visible: [Int32] = []
         for p in 0..<positions.count {
             let x = positions[p]
@@ -67,6 +77,8 @@ struct ProjectionMatching {
             let n = ray.norm
             let unseen = view.x == 0 && view.y == 0 && view.z == 0
             guard n > 0, unseen || view.dot(ray) >= minCos * n else { continue }
+            let seenAt = Double(distances[p])
+            guard seenAt == 0 || (n <= range * seenAt && n * range >= seenAt) else { continue }
             visible.append(Int32(p))
         }
         return visible
@@ -103,7 +115,7 @@ struct ProjectionMatching {
         }
         // Best point per keypoint, then best keypoint per point (by bucketed entry).
         var bestQuery = [Int32](repeating: -1, count: bucketed.count)
-        var bestDistance = [Int](repeating: .max, count: bucketed.count)
+        var bestDistance = [Float](repeating: .infinity, count: bucketed.count)
         for q in 0..<keypoints.count {
             let kp = keypoints[q]
             let px = Vec2(Double(kp.x), Double(kp.y))
@@ -111,15 +123,11 @@ struct ProjectionMatching {
             let x0 = max(0, Int((px.x - r) / Self.cell)), x1 = min(columns - 1, Int((px.x + r) / Self.cell))
             let y0 = max(0, Int((px.y - r) / Self.cell)), y1 = min(rows - 1, Int((px.y + r) / Self.cell))
             guard x0 <= x1, y0 <= y1 else { continue }
-            let d = descriptors[q]
-            var best = (distance: Int.max, entry: -1), second = Int.max
+            var best = (distance: Float.infinity, entry: -1), second = Float.infinity
             for row in y0...y1 {
                 for i in start[row * columns + x0]..<start[row * columns + x1 + 1]
                 where (bucketed[i].pixel - px).squaredNorm <= r * r {
-                    let t = map.descriptors[Int(bucketed[i].point)]
-                    let h =
-                        (d[0] ^ t[0]).nonzeroBitCount + (d[1] ^ t[1]).nonzeroBitCount
-                        + (d[2] ^ t[2]).nonzeroBitCount + (d[3] ^ t[3]).nonzeroBitCount
+                    let h = descriptors.distance(q, to: map.descriptors, Int(bucketed[i].point))
                     if h < best.distance {
                         second = best.distance
                         best = (h, i)
@@ -129,7 +137,7 @@ struct ProjectionMatching {
                 }
             }
             guard best.entry >= 0, best.distance <= maxDistance,
-                second == .max || Float(best.distance) < ratio * Float(second),
+                second == .infinity || best.distance < ratio * second,
                 best.distance < bestDistance[best.entry]
             else { continue }
             bestDistance[best.entry] = best.distance
@@ -141,44 +149,5 @@ struct ProjectionMatching {
                 Match(query: Int(bestQuery[i]), train: Int(bucketed[i].point), distance: Float(bestDistance[i])))
         }
         return result.sorted { $0.query < $1.query }
-    }
-}
-
-extension ProjectionMatching {
-    /// A pose re-estimated from the correspondences it predicts.
-    struct Verified {
-        var pixels: [Vec2]
-        var points: [Vec3]
-        var sigmas: [Double]
-        var result: AbsolutePoseResult
-        /// Inliers of the last estimate (the pose's support by projection).
-        var support: Int { result.inlierCount }
-    }
-
-    /// Grows `pose`'s support by projection: matches within 10, 6 and 4 px × keypoint scale, each
-    /// pass re-estimated by LO-RANSAC and kept while its inliers grow. Nil when the first pass finds
-    /// no more support than `support` (a wrong pose predicts little the image shows).
-    func verify(
-        pose start: CameraPose, support: Int, gravity: Vec3?, options: AbsolutePoseOptions, weightByScale: Bool
-    ) -> Verified? {
-        var pose = start
-        var best: Verified?
-        // The passes move the pose by a few pixels: the points visible from it, with a margin, suffice.
-        let candidates = visiblePoints(pose: start, margin: 100)
-        for radius in [10.0, 6.0, 4.0] {
-            let guided = matches(pose: pose, radius: radius, among: candidates)
-            guard guided.count > (best?.support ?? support) else { break }
-            let pixels = guided.map { Vec2(Double(keypoints[Int($0.query)].x), Double(keypoints[Int($0.query)].y)) }
-            let points = guided.map { map.data.positions[Int($0.train)] }
-            let sigmas = guided.map { scales[Int($0.query)] }
-            // LO-RANSAC each pass: a pose several pixels off gathers some wrong matches.
-            let refit = estimateAbsolutePose(
-                pixels: pixels, points: points, camera: camera, gravityInCamera: gravity,
-                pixelSigmas: weightByScale ? sigmas : nil, options: options)
-            guard let p = refit.camFromWorld, refit.inlierCount > (best?.support ?? support) else { break }
-            best = Verified(pixels: pixels, points: points, sigmas: sigmas, result: refit)
-            pose = p
-        }
-        return best
     }
 }

@@ -1,0 +1,44 @@
+import VPSGeometry
+
+/// Options of `Localizer.localize`.
+public struct LocalizerOptions: Sendable {
+    /// Search depth (`queryMode`): features, retrieved keyframes and ratio test.
+    public var mode = SearchMode.vps1
+    /// Position and height priors (map frame).
+    public var hints = LocalizationHints()
+    /// Lowe's ratio for query-to-map matching; nil: the mode's.
+    public var ratio: Float?
+    /// Pose estimation (thresholds, RANSAC, refinement).
+    public var pose = AbsolutePoseOptions()
+    /// Iteration cap of the competitor search behind `inlierMargin`: it only has to find a rival's
+    /// pose, whose support verification by projection then measures (5,000 before that; 2,500 gives
+    /// the same calibration and saves ~2 ms). Rigs use a third (gP3P costs ~6× P3P).
+    public var competitorIterations = 2_500
+    /// Fewer inliers than this is a failure (COLMAP's floor for absolute poses). Above it the
+    /// confidence judges the answer; its evidence term is 0.39 at 30 inliers. (Before weak poses were
+    /// verified by projection, answers below 50 inliers included a pose 1.3 m / 14° off.)
+    public var minInliers = 30
+    /// Weight each keypoint by its scale in the refinements (σ = size / the finest size: the
+    /// pyramid scale of its level).
+    public var weightByScale = true
+    /// Refit the pose on the correspondences within 3 px × keypoint scale (see `PoseTightening`).
+    public var tighten = true
+    /// In that refit, add each map point's own uncertainty (from the geometry of the keyframes that
+    /// triangulated it) to its keypoint's noise, so narrowly triangulated points weigh less.
+    public var weightByPointUncertainty = true
+    /// Verify by projection (`ProjectionVerification`): a weak pose is re-estimated from the
+    /// correspondences it predicts, and a competitor's support is measured the same way. Off: the
+    /// descriptor matches alone (ablations).
+    public var guidedMatching = true
+    /// Poses with fewer descriptor-match inliers than this are verified by projection (every pose in
+    /// VPS-2, `SearchMode.verifiesEveryPose`).
+    public var guidedBelow = 100
+    /// How far a multi-frame query's tracking poses may be off relative to its first frame (the
+    /// frames' weight in the answer, `PoseTightening`). Default: a phone's visual-inertial tracking.
+    public var rigDrift = TrackingDrift.visualInertial
+    /// Keep the 2D–3D correspondences and inlier flags in the outcome (diagnostics, benchmarks).
+    public var keepCorrespondences = false
+
+    /// Defaults.
+    public init() {}
+}

@@ -1,0 +1,101 @@
+import VPSFeatures
+import VPSGeometry
+import VPSImaging
+
+/// One frame of a query: its image, intrinsics, pose in the rig and gravity, if known.
+///
+/// A single-image query is a rig of one frame at the rig's origin.
+public struct QueryFrame: Sendable {
+    /// 8-bit gray pixels.
+    public var image: GrayImage
+    /// The frame's intrinsics (and distortion).
+    public var camera: Camera
+    /// The frame's computer-vision camera pose in the rig (tracking) frame.
+    public var camFromRig: CameraPose
+    /// Gravity (down) in the computer-vision camera frame, if the device knows it.
+    public var gravityInCamera: Vec3?
+
+    /// A frame.
+    public init(image: GrayImage, camera: Camera, camFromRig: CameraPose = .identity, gravityInCamera: Vec3? = nil) {
+        self.image = image
+        self.camera = camera
+        self.camFromRig = camFromRig
+        self.gravityInCamera = gravityInCamera
+    }
+}
+
+/// Stage 1 of a query: each frame's local features, with what the later stages need of them.
+///
+/// Poses inside the pipeline are those of frame 0 (`firstFromMap`): frame k's camera is
+/// `camFromFirst[k] · firstFromMap`, with `camFromFirst[k] = camFromRig[k] · camFromRig[0]⁻¹`, so a
+/// single image's pose and a rig's answer are the same quantity.
+struct QueryFeatures {
+    /// One frame's features.
+    struct Frame {
+        var keypoints: [Keypoint]
+        var descriptors: LocalDescriptors
+        /// Detector response per keypoint (retrieval uses the strongest).
+        var responses: [Float]
+        /// Each keypoint's pyramid scale (`ProjectionMatching.pyramidScales`): its position noise
+        /// relative to the finest level.
+        var scales: [Double]
+        var camera: Camera
+        /// This frame's camera relative to frame 0's.
+        var camFromFirst: CameraPose
+        var gravityInCamera: Vec3?
+
+        /// Keypoint `q`'s pixel.
+        @inline(__always) func pixel(_ q: Int) -> Vec2 { Vec2(Double(keypoints[q].x), Double(keypoints[q].y)) }
+    }
+
+    var frames: [Frame]
+    /// Features over all frames.
+    var count: Int { frames.reduce(0) { $0 + $1.keypoints.count } }
+    /// Frame 0's pose in the rig frame (`rigFromMap = camFromRig[0]⁻¹ · firstFromMap`).
+    var firstFromRig: CameraPose
+
+    /// Frame k's `camFromMap` for frame 0's `firstFromMap`.
+    @inline(__always) func camFromMap(_ k: Int, _ firstFromMap: CameraPose) -> CameraPose {
+        frames.count == 1 ? firstFromMap : CameraPose(frames[k].camFromFirst.rigid * firstFromMap.rigid)
+    }
+}
+
+extension QueryFeatures {
+    /// Extracts every frame with the map's features (the mode's budget).
+    ///
+    /// - Throws: `FeaturesError` from extraction; `.descriptorKindMismatch` when the extractor's
+    ///   descriptors are not the map's family.
+    init(_ query: [QueryFrame], map: LocalizationMap, mode: SearchMode) throws(FeaturesError) {
+        precondition(!query.isEmpty, "a query has at least one frame")
+        let extractor = mode.extractor(for: map.featureConfig)
+        let first = query[0].camFromRig
+        let rigFromFirst = first.rigid.inverse
+        var frames: [Frame] = []
+        for frame in query {
+            let set = try extractor.extract(from: frame.image)
+            let descriptors = LocalDescriptors(set.descriptors)
+            switch (descriptors, map.descriptors) {
+            case (.binary, .binary), (.float, .float): break
+            default: throw .descriptorKindMismatch
+            }
+            frames.append(
+                Frame(
+                    keypoints: set.keypoints, descriptors: descriptors, responses: set.keypoints.map(\.response),
+                    scales: ProjectionMatching.pyramidScales(set.keypoints), camera: frame.camera,
+                    camFromFirst: CameraPose(frame.camFromRig.rigid * rigFromFirst),
+                    gravityInCamera: frame.gravityInCamera))
+        }
+        self.init(frames: frames, firstFromRig: first)
+    }
+
+    /// One frame of given keypoints and binary descriptors at the rig's origin (tests).
+    init(keypoints: [Keypoint], descriptors: BinaryDescriptors, camera: Camera) {
+        self.init(
+            frames: [
+                Frame(
+                    keypoints: keypoints, descriptors: .binary(descriptors), responses: keypoints.map(\.response),
+                    scales: ProjectionMatching.pyramidScales(keypoints), camera: camera, camFromFirst: .identity,
+                    gravityInCamera: nil)
+            ], firstFromRig: .identity)
+    }
+}

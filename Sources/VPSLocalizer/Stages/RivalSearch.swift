@@ -1,0 +1,216 @@
+import VPSFeatures
+import VPSGeometry
+
+/// Stage 7 of a query: the strongest distinct competitor of the winning pose (SPEC §18.3), behind
+/// `inlierMargin` and the confidence's distinctness.
+///
+/// Competitors are searched among both nearest map points of every query feature, without the
+/// ratio test: in a place with a twin (a repeated room), the twin's points are exactly the second
+/// neighbours the ratio test discards. Twin candidates come first: features the winner explains
+/// through one of their two nearest points, paired with the other one — a repeated place explains
+/// the same features through the twin points, so its hypothesis dominates this small set. The
+/// strongest features also look up their nearest points over the whole map (the light retrieval
+/// probe), so a place outside the retrieved keyframes is found too, and the candidates are searched
+/// place by place (the keyframes observing most of them), where a second place is the majority.
+struct RivalSearch {
+    /// The strongest competitor's inliers among the candidates and its pose (nil: none distinct found).
+    var inliers = 0
+    var pose: CameraPose?
+    /// Every distinct competitor found (one per candidate subset at most), most inliers first.
+    var found: [(inliers: Int, pose: CameraPose)] = []
+
+    /// Distinct means frame 0's camera ≥ 2 m or ≥ 20° from the winner's.
+    static func isDistinct(_ a: CameraPose, from b: CameraPose) -> Bool {
+        let e = a.error(to: b)
+        return e.positionMeters >= 2 || e.rotationDegrees >= 20
+    }
+
+    /// Searches for the competitor of `winner` (frame 0's `firstFromMap`).
+    ///
+    /// - Parameters:
+    ///   - neighbors: per frame, the candidate search's two nearest points of each feature.
+    ///   - matches: the ratio-test correspondences.
+    ///   - probeWholeMap: also probe the whole map (`probeWholeMap`; when retrieval restricted the
+    ///     candidates).
+    init(
+        winner: CameraPose, neighbors: [NearestNeighbors], matches: Correspondences, query: QueryFeatures,
+        map: LocalizationMap, probeWholeMap: Bool, options: LocalizerOptions
+    ) {
+        let limits = map.descriptors.limits
+        let threshold = options.pose.maxReprojectionError
+        let cameras = query.frames.indices.map { query.camFromMap($0, winner) }
+        func explains(_ k: Int, _ q: Int, _ p: Int32) -> Bool {
+            guard let u = query.frames[k].camera.project(cameras[k].transform(map.data.positions[Int(p)])) else {
+                return false
+            }
+            return (u - query.frames[k].pixel(q)).squaredNorm < threshold * threshold
+        }
+        var twins = Correspondences(), others = Correspondences()
+        for (k, frameNeighbors) in neighbors.enumerated() {
+            for q in 0..<frameNeighbors.queryCount {
+                let candidates = frameNeighbors[q].filter { $0.distance <= limits.plausible }
+                let explained = candidates.map { explains(k, q, $0.train) }
+                for (m, isExplained) in zip(candidates, explained) where !isExplained {
+                    if explained.contains(true) {
+                        twins.append(frame: k, feature: q, point: m.train, query: query, map: map)
+                    } else {
+                        others.append(frame: k, feature: q, point: m.train, query: query, map: map)
+                    }
+                }
+            }
+        }
+        var all = twins
+        all.append(contentsOf: others)
+        let firstCamera = query.camFromMap(0, winner)
+        var subsets = [twins, all] + Self.places(among: all, map: map, awayFrom: firstCamera, count: 2)
+        if probeWholeMap {
+            // Places outside the retrieved keyframes, from their own votes (the local candidates,
+            // ten times as many, would outvote them).
+            var globalTwins = Correspondences(), globalOthers = Correspondences()
+            Self.probeWholeMap(
+                of: winner, query: query, map: map, mode: options.mode, threshold: threshold, twins: &globalTwins,
+                others: &globalOthers)
+            var global = globalTwins
+            global.append(contentsOf: globalOthers)
+            subsets += Self.places(among: global, map: map, awayFrom: firstCamera, count: 2)
+            subsets[0].append(contentsOf: globalTwins)
+            subsets[1].append(contentsOf: globalTwins)
+        }
+        for subset in subsets {
+            let found = Self.bestCompetitor(of: winner, among: subset, query: query, options: options)
+            if let p = found.pose { self.found.append((found.inliers, p)) }
+        }
+        self.found.sort { $0.inliers > $1.inliers }
+        if let best = self.found.first {
+            inliers = best.inliers
+            pose = best.pose
+        }
+    }
+
+    /// The candidates grouped by place: those whose points the `count` keyframes observing most
+    /// of them observe, one subset per keyframe (at least 10 candidates each).
+    ///
+    /// A second place (a twin room, the room seen through a door, the far end of a symmetric
+    /// corridor) is seen by a few keyframes; among the candidates those keyframes observe its pose
+    /// is the majority, where over all candidates it may be a few percent — too rare for a bounded
+    /// P3P search to draw a clean sample.
+    ///
+    /// Only keyframes away from `camera` (≥ 2 m or ≥ 20°) are places: the subsets of the winner's
+    /// own surroundings are searched as a whole.
+    static func places(
+        among candidates: Correspondences, map: LocalizationMap, awayFrom camera: CameraPose, count: Int = 3
+    ) -> [Correspondences] {
+        var votes: [Int32: Int] = [:]
+        var away: [Int32: Bool] = [:]
+        for p in candidates.pointIndices {
+            for k in map.keyframes(observing: Int(p)) {
+                if away[k] == nil {
+                    away[k] = isDistinct(CameraPose(map.data.keyframes[Int(k)].camFromMap), from: camera)
+                }
+                if away[k]! { votes[k, default: 0] += 1 }
+            }
+        }
+        let top = votes.filter { $0.value >= 10 }.sorted {
+            $0.value != $1.value ? $0.value > $1.value : $0.key < $1.key
+        }
+        .prefix(count)
+        return top.map { entry in
+            candidates.subset(
+                candidates.pointIndices.indices.filter {
+                    map.keyframes(observing: Int(candidates.pointIndices[$0])).contains(entry.key)
+                })
+        }
+    }
+
+    private init(inliers: Int, pose: CameraPose?) {
+        self.inliers = inliers
+        self.pose = pose
+    }
+
+    /// Candidates from the whole map, outside the retrieved keyframes: the strongest features
+    /// (`SearchMode.retrievalFeatures` over all frames) look up their 4 nearest points by retrieval
+    /// code (the light probe of the map's index). A plausible neighbour of a feature the winner
+    /// explains is a twin candidate when it lies more than 1 m from the point the winner used; every
+    /// plausible neighbour of a feature the winner does not explain is a candidate of another place.
+    static func probeWholeMap(
+        of winner: CameraPose, query: QueryFeatures, map: LocalizationMap, mode: SearchMode, threshold: Double,
+        twins: inout Correspondences, others: inout Correspondences
+    ) {
+        let cameras = query.frames.indices.map { query.camFromMap($0, winner) }
+        let perFrame = max(50, mode.retrievalFeatures / max(1, query.frames.count))
+        var probes: [(frame: Int, feature: Int)] = []
+        var codes: [UInt64] = []
+        for (k, frame) in query.frames.enumerated() {
+            var subset = Array(0..<frame.keypoints.count)
+            let response = frame.responses
+            if subset.count > perFrame {
+                subset.sort { response[$0] != response[$1] ? response[$0] > response[$1] : $0 < $1 }
+                subset = Array(subset.prefix(perFrame))
+            }
+            probes += subset.map { (k, $0) }
+            codes += map.codes(of: frame.descriptors.subset(subset.map { Int32($0) })).words
+        }
+        guard !probes.isEmpty else { return }
+        let limits = map.descriptors.limits
+        let global = map.nearestByCode(BinaryDescriptors(words: codes), k: 4)
+        for (j, probe) in probes.enumerated() {
+            let (k, q) = probe
+            let px = query.frames[k].pixel(q)
+            let plausible = global[j].filter {
+                query.frames[k].descriptors.distance(q, to: map.descriptors, Int($0.train)) <= limits.plausible
+            }
+            let used = plausible.first { m in
+                guard let u = query.frames[k].camera.project(cameras[k].transform(map.data.positions[Int(m.train)]))
+                else { return false }
+                return (u - px).squaredNorm < threshold * threshold
+            }
+            for m in plausible where m.train != used?.train {
+                if let used {
+                    guard map.data.positions[Int(m.train)].distance(to: map.data.positions[Int(used.train)]) > 1
+                    else { continue }
+                    twins.append(frame: k, feature: q, point: m.train, query: query, map: map)
+                } else {
+                    others.append(frame: k, feature: q, point: m.train, query: query, map: map)
+                }
+            }
+        }
+    }
+
+    /// The strongest pose at least 2 m or 20° from `winner` among `candidates`, by a bounded
+    /// LO-RANSAC (twice, dropping a near-duplicate of the winner): a rival's pose is enough, its
+    /// support is then measured by projection. A twin place is found early; weak competitors may
+    /// be missed (uncapped, a query with no real competitor costs up to 100k iterations, ~75 ms).
+    static func bestCompetitor(
+        of winner: CameraPose, among candidates: Correspondences, query: QueryFeatures, options: LocalizerOptions
+    ) -> RivalSearch {
+        var remaining = Array(0..<candidates.count)
+        for round in 0..<2 {
+            guard remaining.count >= 10 else { return RivalSearch(inliers: 0, pose: nil) }
+            var poseOptions = options.pose
+            poseOptions.minInliers = 6
+            // gP3P costs ~6× a P3P solve: a smaller budget for rigs (a twin place dominates its candidates).
+            poseOptions.ransac.maxIterations =
+                query.frames.count == 1 ? options.competitorIterations : options.competitorIterations / 3
+            poseOptions.refinementIterations = 5
+            poseOptions.ransac.seed = options.pose.ransac.seed &+ UInt64(round + 1)
+            let subset = candidates.subset(remaining)
+            let result = PoseEstimation.estimate(subset, query: query, weightByScale: false, options: poseOptions)
+            guard let pose = result.camFromWorld else { return RivalSearch(inliers: 0, pose: nil) }
+            if isDistinct(pose, from: winner) { return RivalSearch(inliers: result.inlierCount, pose: pose) }
+            remaining = zip(remaining, result.inliers).filter { !$0.1 }.map(\.0)
+        }
+        return RivalSearch(inliers: 0, pose: nil)
+    }
+}
+
+extension Correspondences {
+    /// Appends every correspondence of `other`.
+    mutating func append(contentsOf other: Correspondences) {
+        pixels += other.pixels
+        points += other.points
+        pointIndices += other.pointIndices
+        frames += other.frames
+        features += other.features
+        sigmas += other.sigmas
+    }
+}

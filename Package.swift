@@ -82,7 +82,11 @@ let package = Package(
         .testTarget(
             name: "VPSLocalizerTests", dependencies: ["VPSLocalizer", "VPSMap", "VPSSimulation", "VPSTestSupport"]),
         .testTarget(name: "VPSProtocolTests", dependencies: ["VPSProtocol", "VPSTestSupport"]),
-        .testTarget(name: "MultiSetSDKTests", dependencies: ["MultiSetSDK", "VPSTestSupport"]),
+        // The SDK's own codecs are checked against the engine's peers: libjpeg-turbo (VPSImaging), the GLB
+        // export (VPSMap) and rendered frames (VPSSimulation).
+        .testTarget(
+            name: "MultiSetSDKTests",
+            dependencies: ["MultiSetSDK", "VPSTestSupport", "VPSImaging", "VPSMap", "VPSSimulation", "VPSGeometry"]),
         .testTarget(name: "MultiSetSampleKitTests", dependencies: ["MultiSetSampleKit", "MultiSetSDK"]),
         // The demo's timeline against a stub server answering from the ground truth (fast, no engine).
         .testTarget(

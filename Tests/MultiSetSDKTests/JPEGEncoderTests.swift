@@ -90,3 +90,55 @@ import VPSSimulation
         #expect(encoder.encode(rgb: Data(count: 12), width: 2, height: 2) != nil)
     }
 }
+
+/// The SDK's pure-Swift decoder against libjpeg-turbo's encoder, and against its own encoder.
+@Suite struct JPEGDecoderTests {
+    static func psnr(_ a: [UInt8], _ b: [UInt8]) -> Double { JPEGEncoderTests.psnr(a, b) }
+
+    /// Files libjpeg-turbo writes (4:4:4, 4:2:2, 4:2:0, gray) decode to within a fraction of a dB of what
+    /// libjpeg-turbo itself decodes (it upsamples chroma with a triangle filter, we replicate).
+    @Test func decodesLibjpegTurboFiles() throws {
+        let image = JPEGEncoderTests.rendered
+        for sampling in JPEG.ChromaSubsampling.allCases {
+            let file = try JPEG.encode(image, quality: 90, chromaSubsampling: sampling)
+            let turbo = try JPEG.decodeRGB(file)
+            let ours = try JPEGDecoder().decode(Data(file))
+            #expect(ours.width == image.width && ours.height == image.height)
+            let toOriginal = Self.psnr(ours.rgb, image.pixels)
+            let turboToOriginal = Self.psnr(turbo.pixels, image.pixels)
+            print("decoder \(sampling): \(toOriginal) dB (libjpeg-turbo \(turboToOriginal) dB)")
+            #expect(toOriginal > turboToOriginal - 1.5, "\(sampling)")
+            #expect(Self.psnr(ours.rgb, turbo.pixels) > 38, "\(sampling)")
+        }
+        let gray = try JPEG.encode(image.gray, quality: 90)
+        let ours = try JPEGDecoder().decode(Data(gray))
+        let turbo = try JPEG.decodeRGB(gray)
+        #expect(Self.psnr(ours.rgb, turbo.pixels) > 50)
+    }
+
+    /// Our encoder's files read back by our decoder; restart markers; refusals.
+    @Test func roundTripAndRefusals() throws {
+        let image = JPEGEncoderTests.rendered
+        let codec = SwiftImageCodec()
+        let file = try #require(
+            codec.encodeJPEG(RGBPixels(data: Data(image.pixels), width: image.width, height: image.height), quality: 90)
+        )
+        let back = try #require(codec.decodeJPEG(file))
+        #expect(back.width == 640 && back.height == 480)
+        #expect(Self.psnr([UInt8](back.data), image.pixels) > 40)
+        // Restart intervals: libjpeg-turbo and our decoder read them, to the same pixels.
+        var restarting = JPEGEncoder(quality: 90)
+        restarting.restartInterval = 7
+        let withRestarts = try #require(restarting.encode(rgb: Data(image.pixels), width: 640, height: 480))
+        #expect(withRestarts.count > file.count)
+        let turbo = try JPEG.decodeRGB(withRestarts)
+        let ours = try JPEGDecoder().decode(withRestarts)
+        #expect(ours.rgb == [UInt8](back.data))
+        #expect(Self.psnr(turbo.pixels, ours.rgb) > 50)
+        #expect(throws: JPEGDecoder.Failure.self) { try JPEGDecoder().decode(Data([0xFF, 0xD8, 0xFF])) }
+        #expect(throws: JPEGDecoder.Failure.self) { try JPEGDecoder().decode(Data("not a jpeg".utf8)) }
+        #expect(throws: JPEGDecoder.Failure.self) { try JPEGDecoder(maxSide: 100).decode(file) }
+        // Truncating the scan never crashes.
+        for cut in stride(from: 700, to: file.count, by: 30000) { _ = try? JPEGDecoder().decode(file.prefix(cut)) }
+    }
+}

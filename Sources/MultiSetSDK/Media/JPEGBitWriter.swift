@@ -23,6 +23,12 @@ struct JPEGBitWriter {
         accumulator &= (1 << UInt64(count)) - 1
     }
 
+    /// Pads the last byte and appends a restart marker (never stuffed).
+    mutating func restart(marker: UInt8) {
+        flush()
+        bytes += [0xFF, marker]
+    }
+
     /// Pads the last byte with one-bits.
     mutating func flush() {
         if count > 0 { write(UInt32((1 << (8 - count)) - 1), length: 8 - count) }

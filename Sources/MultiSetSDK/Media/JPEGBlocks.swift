@@ -76,26 +76,37 @@ struct JPEGBlocks {
 
     /// Calls `body(tableClass, symbol)` for every Huffman symbol in scan order (classes: 0 luma DC,
     /// 1 luma AC, 2 chroma DC, 3 chroma AC).
-    func forEachSymbol(_ body: (Int, UInt8) -> Void) {
-        walk { table, symbol, _, _ in body(table, symbol) }
+    func forEachSymbol(restartInterval: Int, _ body: (Int, UInt8) -> Void) {
+        walk(restartInterval: restartInterval) { table, symbol, _, _ in body(table, symbol) }
     }
 
-    /// Writes the entropy-coded segment.
-    func encode(tables: [JPEGHuffmanTable], into writer: inout JPEGBitWriter) {
-        walk { table, symbol, extra, extraLength in
+    /// Writes the entropy-coded segment, with an RSTn marker every `restartInterval` MCUs (0: none).
+    func encode(tables: [JPEGHuffmanTable], restartInterval: Int, into writer: inout JPEGBitWriter) {
+        var marker: UInt8 = 0
+        walk(restartInterval: restartInterval) { table, symbol, extra, extraLength in
             let t = tables[table]
             writer.write(UInt32(t.codes[Int(symbol)]), length: Int(t.lengths[Int(symbol)]))
             writer.write(UInt32(truncatingIfNeeded: extra), length: extraLength)
+        } restart: {
+            writer.restart(marker: 0xD0 + marker)
+            marker = (marker + 1) % 8
         }
     }
 
     /// Runs the coding model: DC differences per component, AC run/size symbols with ZRL and EOB;
-    /// `emit(tableClass, symbol, extraBits, extraLength)`.
-    private func walk(_ emit: (Int, UInt8, Int, Int) -> Void) {
+    /// `emit(tableClass, symbol, extraBits, extraLength)`; `restart()` between restart intervals, where
+    /// the DC predictions start again from zero (T.81 §F.1.1.5.1).
+    private func walk(
+        restartInterval: Int = 0, _ emit: (Int, UInt8, Int, Int) -> Void, restart: () -> Void = {}
+    ) {
         var previousDC = [0, 0, 0]
         coefficients.withUnsafeBufferPointer { c in
             var slot = 0
-            for _ in 0..<mcuCount {
+            for mcu in 0..<mcuCount {
+                if restartInterval > 0, mcu > 0, mcu % restartInterval == 0 {
+                    restart()
+                    previousDC = [0, 0, 0]
+                }
                 for component in layout {
                     let base = slot * 64
                     let dcTable = component == 0 ? 0 : 2

@@ -23,6 +23,9 @@ public struct JPEGEncoder: Sendable {
     public var quality: Int
     /// Chroma sampling.
     public var chromaSampling: ChromaSampling
+    /// MCUs between restart markers (0: none). Restarts let a decoder resynchronize after a damaged
+    /// byte, at a few bytes per interval.
+    public var restartInterval = 0
 
     /// An encoder.
     ///
@@ -58,7 +61,8 @@ public struct JPEGEncoder: Sendable {
         let blocks = JPEGBlocks(planes: planes, halvedChroma: halved, lumaQuant: lumaQ, chromaQuant: chromaQ)
 
         var frequencies = [[Int]](repeating: [Int](repeating: 0, count: 256), count: 4)
-        blocks.forEachSymbol { table, symbol in frequencies[table][Int(symbol)] += 1 }
+        let interval = max(0, min(restartInterval, 65_535))
+        blocks.forEachSymbol(restartInterval: interval) { table, symbol in frequencies[table][Int(symbol)] += 1 }
         // Table classes: 0 = luma DC, 1 = luma AC, 2 = chroma DC, 3 = chroma AC.
         let tables = frequencies.map { freq -> JPEGHuffmanTable in
             JPEGHuffmanTable(
@@ -68,9 +72,10 @@ public struct JPEGEncoder: Sendable {
         var header = JPEGHeader(width: width, height: height, halvedChroma: halved)
         header.quantization(luma: lumaQ, chroma: chromaQ)
         header.huffman(tables)
+        if interval > 0 { header.restartInterval(interval) }
         header.startOfScan()
         var writer = JPEGBitWriter(bytes: header.bytes)
-        blocks.encode(tables: tables, into: &writer)
+        blocks.encode(tables: tables, restartInterval: interval, into: &writer)
         writer.flush()
         var out = writer.bytes
         out += [0xFF, 0xD9]

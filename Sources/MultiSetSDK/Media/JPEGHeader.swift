@@ -44,6 +44,11 @@ struct JPEGHeader {
         segment(0xC4, payload)
     }
 
+    /// DRI: MCUs between restart markers.
+    mutating func restartInterval(_ mcus: Int) {
+        segment(0xDD, [UInt8(mcus >> 8), UInt8(mcus & 0xFF)])
+    }
+
     /// SOS: the three components interleaved, full spectral range, no successive approximation.
     mutating func startOfScan() {
         segment(0xDA, [3, 1, 0x00, 2, 0x11, 3, 0x11, 0, 63, 0])

@@ -58,7 +58,7 @@ extension SessionMachine {
         guard case .capturing(let deadline) = objectPhase, let c = config else { return }
         if let frame, tracking == .normal, appActive {
             objectRequestID += 1
-            let pose = FramePreparation.correctedGeometry(frame).3
+            let pose = FrameGeometry(frame).worldFromCamera
             objectPhase = .sending(requestID: objectRequestID, worldFromCamera: pose)
             out.append(.sendObjectQuery(requestID: objectRequestID, frame: frame, codes: c.objectCodes, config: c))
             return

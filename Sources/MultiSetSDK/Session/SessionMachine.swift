@@ -321,7 +321,7 @@ struct SessionMachine: Sendable {
     private mutating func send(_ run: Run, _ out: inout [SessionAction]) {
         var run = run
         run.stage = .uploading
-        run.worldFromCameras = run.frames.map { FramePreparation.correctedGeometry($0).3 }
+        run.worldFromCameras = run.frames.map { FrameGeometry($0).worldFromCamera }
         if let last = run.worldFromCameras.first { lastCameraPosition = PoseConversion.float3(last.translation) }
         activity = .running(run)
         out.append(.cancelTimer(.capture))

@@ -17,7 +17,7 @@ import Testing
                 )
             }
             if path.hasSuffix("/file") { return .respond(200, #"{"url":"http://vps.test/v1/files/download?key=k"}"#) }
-            if path.hasSuffix("/files/download") { return .respond(200, "glTF\u{2}\0\0\0\0\0\0\0rest") }
+            if path.hasSuffix("/files/download") { return .respondBytes(200, Bodies.glb) }
             return base(request)
         }
         h.start(

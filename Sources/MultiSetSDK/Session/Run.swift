@@ -24,6 +24,9 @@ struct Run: Sendable, Equatable {
     var needed: Int
     var captureDeadline: TimeInterval
     var geoHint: GeoCoordinates?
+    /// A foreground run started while recovering from a tracking break: if it fails, the relocalization
+    /// loop resumes (D6).
+    var resumesRecovery = false
     var worldFromCameras: [Rigid3] = []
 }
 

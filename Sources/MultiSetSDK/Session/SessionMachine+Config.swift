@@ -24,6 +24,7 @@ extension SessionMachine {
             gate.reset()
             clearMapMeshes(&out)
             out.append(.scene(.resetMapRoot))
+            mapRootPose = nil
             clearFixState()
             startAutoIfNeeded(now: now, &out)
         } else if c.poseConsistencyCheck != old.poseConsistencyCheck {
@@ -53,9 +54,7 @@ extension SessionMachine {
         if !c.meshVisualization && old.meshVisualization { clearMapMeshes(&out) }
         if c.objectCodes != old.objectCodes && !old.objectCodes.isEmpty {
             stopObjectTracking(&out)
-            out.append(.scene(.removeAllObjectMeshes))
-            objectMeshes.removeAll()
-            hasTrackedObject = false
+            clearObjectMeshes(&out)
         }
     }
 }

@@ -19,7 +19,7 @@ extension SessionMachine {
         case .authenticationLost(let message):
             auth = .failed
             out.append(.callback(.authenticationFailure(message)))
-            runFailed(run, MultiSetError(kind: .auth, message: Messages.notAuthenticated), now: now, &out)
+            runFailed(run, .notAuthenticated, now: now, &out)
         case .transportFailure(let error):
             runFailed(run, error, now: now, &out)
         case .response(let response) where response.status != 200:
@@ -40,18 +40,18 @@ extension SessionMachine {
         let now = context.now
         let c = run.config
         if c.confidenceCheck, Float(fix.confidence ?? 1.0) < c.confidenceThreshold {
-            let error = MultiSetError(kind: .transient, message: Messages.lowConfidence(fix.confidence ?? 1.0))
+            let error = MultiSetError.lowConfidence(fix.confidence ?? 1.0)
             runFailed(run, error, now: now, &out)
             return
         }
         guard let firstPose = run.worldFromCameras.first else {
-            runFailed(run, MultiSetError(kind: .transient, message: Messages.noFrames), now: now, &out)
+            runFailed(run, .noFrames, now: now, &out)
             return
         }
         let worldFromCamera = run.mode == .multiFrame ? (fix.trackingPose ?? firstPose) : firstPose
         let worldFromMap = worldFromCamera * fix.mapFromCamera.inverse
         guard worldFromMap.isFinite else {
-            runFailed(run, MultiSetError(kind: .transient, message: Messages.missingPose), now: now, &out)
+            runFailed(run, .missingPoseData, now: now, &out)
             return
         }
         var anchor = Rigid3(rotation: worldFromMap.rotation.normalized, translation: worldFromMap.translation)
@@ -102,7 +102,10 @@ extension SessionMachine {
         correctedFrom: Rigid3?, run: Run, _ out: inout [SessionAction]
     ) {
         let pose = PoseConversion.pose(anchor)
-        if pose.isFinite { out.append(.scene(.setMapRootPose(pose))) }
+        if pose.isFinite {
+            out.append(.scene(.setMapRootPose(pose)))
+            mapRootPose = pose
+        }
         if recoveryPending {
             recoveryPending = false
             if hasMapMesh && meshesShown { out.append(.scene(.setMapMeshesVisible(true))) }
@@ -113,6 +116,7 @@ extension SessionMachine {
         if let trust, trust != previousTrust { out.append(.callback(.anchorTrustChanged(trust))) }
         lastResult = result
         out.append(.callback(.localizationSuccess(result)))
+        if run.kind == .foreground { finishAttempt(.success(result), &out) }
         hasLocalized = true
         fixInWorld = true
         firstFixLatch = false
@@ -129,15 +133,18 @@ extension SessionMachine {
         let now = context.now
         let silent = run.kind == .relocalization
         if !silent { out.append(.callback(.falsePositive(info))) }
+        if run.kind == .foreground { finishAttempt(.rejected(info), &out) }
         let cooled = lastEscalationEnd.map { now - $0 >= 5 - 1e-9 } ?? true
         if gate.consecutiveRejections == 2 && info.rejection != .suspectedAliasing && cooled
             && !escalatedSinceBackgroundFire
         {
             escalatedSinceBackgroundFire = true
-            startRun(run.kind, escalation: true, context, &out)
+            startRun(run.kind, escalation: true, resumesRecovery: run.resumesRecovery, context, &out)
         } else if silent {
             activity = .retryDue(.relocalization)
             out.append(.schedule(.retry, after: 1.0))
+        } else if run.resumesRecovery {
+            resumeRecovery(&out)
         } else {
             armBackground(&out)
         }
@@ -160,12 +167,29 @@ extension SessionMachine {
             return
         }
         reportFailure(error, &out)
-        armBackground(&out)
+        if run.kind == .foreground { finishAttempt(.failure(error), &out) }
+        if run.resumesRecovery && error.isTransient {
+            resumeRecovery(&out)
+        } else {
+            armBackground(&out)
+        }
     }
 
     mutating func reportFailure(_ error: MultiSetError, _ out: inout [SessionAction]) {
         lastError = error
-        out.append(.callback(.localizationFailure(error.message)))
+        out.append(.callback(.localizationFailure(error)))
+    }
+
+    /// Back to the relocalization loop after a foreground run from Suspended failed (D6): the next
+    /// attempt in 1.0 s while tracking is normal, else wait for normal tracking.
+    private mutating func resumeRecovery(_ out: inout [SessionAction]) {
+        guard config?.relocalization == true, isAuthenticated, appActive else { return }
+        if tracking == .normal {
+            activity = .retryDue(.relocalization)
+            out.append(.schedule(.retry, after: 1.0))
+        } else {
+            activity = .suspended
+        }
     }
 
     // MARK: Meshes (SPEC §11)
@@ -173,7 +197,9 @@ extension SessionMachine {
     private mutating func startMeshLoad(_ result: LocalizationResult, _ out: inout [SessionAction]) {
         guard let c = config, c.meshVisualization else { return }
         let code = result.mapCode
-        guard !code.isEmpty, !meshes.contains(code), !meshLoading.contains(code) else { return }
+        guard !code.isEmpty, !meshes.contains(where: { $0.mapCode == code }), !meshLoading.contains(code) else {
+            return
+        }
         meshLoading.insert(code)
         let set = c.activeMapType == .mapSet ? c.activeMapCode : nil
         out.append(.loadMapMesh(MeshRequest(mapCode: code, mapSetCode: set, epoch: meshEpoch)))
@@ -182,19 +208,43 @@ extension SessionMachine {
     mutating func meshFinished(
         _ code: String, _ epoch: Int, _ result: Result<MeshPayload, MeshFailure>, _ out: inout [SessionAction]
     ) {
-        guard epoch == meshEpoch, meshLoading.remove(code) != nil else { return }
+        guard epoch == meshEpoch, meshLoading.contains(code) else { return }
         switch result {
         case .success(let payload):
-            guard config?.meshVisualization == true, !meshes.contains(code) else { return }
-            meshes.append(code)
+            guard config?.meshVisualization == true, !meshes.contains(where: { $0.mapCode == code }) else {
+                meshLoading.remove(code)
+                return
+            }
+            // Still loading until the scene confirms it took the mesh (`meshShown`).
+            let mesh = MapMesh(mapCode: code, glb: payload.glb, model: payload.model, localPose: payload.localPose)
+            meshesAwaitingScene[code] = mesh
             out.append(
                 .scene(
                     .addMapMesh(
-                        mapCode: code, glb: payload.glb, localPose: payload.localPose, visible: meshesShown,
-                        revealCenter: lastCameraPosition)))
-            out.append(.callback(.meshLoaded(code)))
+                        mesh, visible: meshesShown, revealCenter: lastCameraPosition, epoch: epoch, replay: false)))
         case .failure(let failure):
+            meshLoading.remove(code)
             out.append(.callback(.meshLoadError(Messages.meshFailed(failure.reason))))
         }
+    }
+
+    /// The scene shows a new mesh: it counts as in the scene, `onMeshLoaded` fires.
+    mutating func meshShown(_ code: String, _ epoch: Int, _ out: inout [SessionAction]) {
+        guard epoch == meshEpoch, let mesh = meshesAwaitingScene.removeValue(forKey: code) else { return }
+        meshLoading.remove(code)
+        meshes.append(mesh)
+        out.append(.callback(.meshLoaded(code)))
+    }
+
+    /// The scene could not show a mesh (new or replayed): forgotten until the next fix, reported.
+    mutating func meshRejected(_ code: String, _ epoch: Int, _ reason: String, _ out: inout [SessionAction]) {
+        guard epoch == meshEpoch else { return }
+        if meshesAwaitingScene.removeValue(forKey: code) != nil {
+            meshLoading.remove(code)
+        } else {
+            guard let index = meshes.firstIndex(where: { $0.mapCode == code }) else { return }
+            meshes.remove(at: index)
+        }
+        out.append(.callback(.meshLoadError(Messages.meshFailed(reason))))
     }
 }

@@ -64,7 +64,7 @@ extension SessionMachine {
             return
         }
         if now >= deadline - 1e-9 {
-            objectFailed(MultiSetError(kind: .transient, message: Messages.noCapturedFrame), &out)
+            objectFailed(.noCapturedFrame, &out)
         } else {
             out.append(.schedule(.objectCapture, after: min(0.05, deadline - now)))
         }
@@ -79,41 +79,44 @@ extension SessionMachine {
         case .authenticationLost(let message):
             auth = .failed
             out.append(.callback(.authenticationFailure(message)))
-            objectFailed(MultiSetError(kind: .auth, message: Messages.notAuthenticated), &out)
+            objectFailed(.notAuthenticated, &out)
         case .transportFailure(let error):
             objectFailed(error, &out)
         case .response(let r) where r.status != 200:
             objectFailed(Messages.httpError(r), &out)
         case .response(let r):
             guard let json = JSONValue.parse(r.body), let found = json["poseFound"]?.bool else {
-                objectFailed(MultiSetError(kind: .server, message: Messages.undecodable), &out)
+                objectFailed(.undecodableResponse, &out)
                 return
             }
             guard found else {
-                objectFailed(MultiSetError(kind: .transient, message: Messages.objectNotFound), &out)
+                objectFailed(.objectNotFound, &out)
                 return
             }
             guard let objectFromCamera = QueryResponse.rigid(position: json["position"], rotation: json["rotation"])
             else {
-                objectFailed(MultiSetError(kind: .transient, message: Messages.missingPose), &out)
+                objectFailed(.missingPoseData, &out)
                 return
             }
             let confidence = json["confidence"]?.double
             if c.confidenceCheck, Float(confidence ?? 1) < c.confidenceThreshold {
                 objectFailed(
-                    MultiSetError(kind: .transient, message: Messages.lowConfidence(confidence ?? 1)), &out)
+                    .lowConfidence(confidence ?? 1), &out)
                 return
             }
             let code = json["objectCodes"]?.strings?.first ?? c.objectCodes.first ?? ""
             let worldFromObject = worldFromCamera * objectFromCamera.inverse
             let pose = PoseConversion.pose(worldFromObject)
-            if pose.isFinite { out.append(.scene(.placeObject(code, pose))) }
+            if pose.isFinite {
+                out.append(.scene(.placeObject(code, pose)))
+                objectPlacements[code] = pose
+            }
             hasTrackedObject = true
             objectSucceeded = true
             objectRetriesUsed = 0
             objectPhase = .idle
             out.append(.callback(.objectTrackingSuccess(code, confidence ?? 1)))
-            if !objectMeshes.contains(code) && !objectMeshLoading.contains(code) {
+            if objectMeshes[code] == nil && !objectMeshLoading.contains(code) {
                 objectMeshLoading.insert(code)
                 out.append(.loadObjectMesh(code))
             }
@@ -140,13 +143,14 @@ extension SessionMachine {
         }
     }
 
-    mutating func objectMeshFinished(_ code: String, _ result: Result<Data, MeshFailure>, _ out: inout [SessionAction])
-    {
+    mutating func objectMeshFinished(
+        _ code: String, _ result: Result<ObjectMesh, MeshFailure>, _ out: inout [SessionAction]
+    ) {
         guard objectMeshLoading.remove(code) != nil else { return }
         switch result {
-        case .success(let glb):
-            objectMeshes.insert(code)
-            out.append(.scene(.addObjectMesh(code, glb)))
+        case .success(let mesh):
+            objectMeshes[code] = mesh
+            out.append(.scene(.addObjectMesh(mesh)))
             out.append(.callback(.objectMeshLoaded(code)))
         case .failure(let failure):
             out.append(.log(Messages.meshFailed(failure.reason)))

@@ -78,6 +78,9 @@ extension SessionMachine {
             if tracking == .normal && appActive { startRun(.relocalization, escalation: false, context, &out) }
         } else {
             hideMeshesForRecovery(&out)
+            // Nothing will recover this world frame on its own: its first fix is a first fix again, so
+            // auto-localization and the first-until-success retries apply (D4: an AR screen opened again).
+            firstFixLatch = true
         }
     }
 
@@ -92,6 +95,7 @@ extension SessionMachine {
                 out.append(.cancelQuery(runID: run.id))
                 endRun(run, now: context.now, &out)
             }
+            finishAttempt(.cancelled, &out)
             for kind in [TimerKind.capture, .retry, .autoStart, .objectRetry] { out.append(.cancelTimer(kind)) }
             if objectPhase == .retryDue { objectPhase = .idle }
             activity = .idle
@@ -109,6 +113,8 @@ extension SessionMachine {
                 cancelRunAndTimers(now: context.now, &out)
                 activity = .suspended
                 if tracking == .normal { startRun(.relocalization, escalation: false, context, &out) }
+            } else {
+                firstFixLatch = true
             }
         } else {
             startAutoIfNeeded(now: context.now, &out)

@@ -30,18 +30,26 @@ struct SessionMachine: Sendable {
     var lastEscalationEnd: TimeInterval?
     var escalatedSinceBackgroundFire = false
     var lastError: MultiSetError?
+    /// The `localizeAndWait()` caller waiting on the current foreground chain.
+    var pendingAttempt: Int?
 
     // MARK: Results and gate
     var hasLocalized = false
     var fixInWorld = false
     var lastResult: LocalizationResult?
     var gate = PoseConsistencyGate()
+    /// The map root as last placed in this world frame (replayed into a newly set scene).
+    var mapRootPose: Pose?
 
     // MARK: Meshes
     var userMeshVisible = true
     var recoveryPending = false
-    var meshes: [String] = []
+    /// Meshes the scene shows (hidden ones included), in load order.
+    var meshes: [MapMesh] = []
+    /// Codes being fetched or waiting for the scene to take them.
     var meshLoading: Set<String> = []
+    /// Loaded meshes handed to the scene, not yet confirmed.
+    var meshesAwaitingScene: [String: MapMesh] = [:]
     var meshEpoch = 0
     var lastCameraPosition = SIMD3<Float>(0, 0, 0)
 
@@ -55,8 +63,9 @@ struct SessionMachine: Sendable {
     var objectSucceeded = false
     var objectRetriesUsed = 0
     var hasTrackedObject = false
-    var objectMeshes: Set<String> = []
+    var objectMeshes: [String: ObjectMesh] = [:]
     var objectMeshLoading: Set<String> = []
+    var objectPlacements: [String: Pose] = [:]
 
     // MARK: Derived state (SPEC §5.2)
 
@@ -104,11 +113,13 @@ struct SessionMachine: Sendable {
         var out: [SessionAction] = []
         let now = context.now
         switch event {
-        case .initialize(let c): initialize(c, &out)
+        case .initialize(let c, let token): initialize(c, token: token, &out)
         case .authenticated(let result): authenticated(result, now: now, &out)
         case .planDetails(let w): watermark = w
         case .updateConfig(let c): updateConfig(c, now: now, &out)
-        case .localize: localize(context, &out)
+        case .localize(let attempt): localize(attempt: attempt, context, &out)
+        case .cancelAttempt(let attempt):
+            if pendingAttempt == attempt { stop(now: now, &out) }
         case .startAutoLocalizationIfNeeded: startAutoIfNeeded(now: now, &out)
         case .stopLocalization: stop(now: now, &out)
         case .resetSession: resetSession(now: now, &out)
@@ -131,10 +142,7 @@ struct SessionMachine: Sendable {
             }
         case .startObjectTracking: startObjectTracking(&out)
         case .stopObjectTracking: stopObjectTracking(&out)
-        case .clearObjectMeshes:
-            out.append(.scene(.removeAllObjectMeshes))
-            objectMeshes.removeAll()
-            hasTrackedObject = false
+        case .clearObjectMeshes: clearObjectMeshes(&out)
         case .release: release(now: now, &out)
         case .tracking(let s): trackingSignal(s, context, &out)
         case .worldOriginReset: worldOriginReset(context, &out)
@@ -142,6 +150,7 @@ struct SessionMachine: Sendable {
             hasFrameSource = true
             if replacing { worldOriginReset(context, &out) }
         case .appActive(let active): appActive(active, context, &out)
+        case .sceneAttached: replayScene(&out)
         case .timerFired(let kind): timerFired(kind, context, &out)
         case .frameAcquired(let id, let frame): frameAcquired(id, frame, now: now, &out)
         case .bodySent(let id):
@@ -151,9 +160,14 @@ struct SessionMachine: Sendable {
                 out.append(.callback(.stageChanged(.awaitingResponse, isBackground: run.kind.isBackground)))
             }
         case .queryFinished(let id, let outcome): queryFinished(id, outcome, context, &out)
+        case .framePreparationFailed(let id, let reason): framePreparationFailed(id, reason, now: now, &out)
         case .meshFinished(let code, let epoch, let result): meshFinished(code, epoch, result, &out)
+        case .meshShown(let code, let epoch): meshShown(code, epoch, &out)
+        case .meshRejected(let code, let epoch, let reason): meshRejected(code, epoch, reason, &out)
         case .objectFrameAcquired(let frame): objectFrameAcquired(frame, now: now, &out)
         case .objectQueryFinished(let id, let outcome): objectQueryFinished(id, outcome, now: now, &out)
+        case .objectFramePreparationFailed(let id, let reason):
+            objectQueryFinished(id, .transportFailure(.framePreparationFailed(reason)), now: now, &out)
         case .objectMeshFinished(let code, let result): objectMeshFinished(code, result, &out)
         }
         return out
@@ -161,11 +175,14 @@ struct SessionMachine: Sendable {
 
     // MARK: Lifecycle (SPEC §7.1)
 
-    private mutating func initialize(_ given: MultiSetConfig, _ out: inout [SessionAction]) {
+    private mutating func initialize(_ given: MultiSetConfig, token: Int, _ out: inout [SessionAction]) {
         if auth == .authenticated || auth == .authenticating {
+            // The SDK keeps its callback: the new one never hears anything (D7).
+            out.append(.resolveCallback(token: token, adopt: false))
             out.append(.log(Messages.alreadyInitialized))
             return
         }
+        out.append(.resolveCallback(token: token, adopt: true))
         var lines: [String] = []
         let c = given.validated { lines.append($0) }
         out += lines.map { .log($0) }
@@ -204,7 +221,9 @@ struct SessionMachine: Sendable {
         stopObjectTracking(&out)
         if gpsRunning { out.append(.stopLocationUpdates) }
         if hasMapMesh || isMapMeshLoading { out.append(.scene(.removeAllMapMeshes)) }
-        if !objectMeshes.isEmpty { out.append(.scene(.removeAllObjectMeshes)) }
+        if !objectMeshes.isEmpty || !objectPlacements.isEmpty { out.append(.scene(.removeAllObjectMeshes)) }
+        if mapRootPose != nil { out.append(.scene(.resetMapRoot)) }
+        out.append(.finishStreams)
         var fresh = SessionMachine()
         fresh.tracking = tracking
         fresh.trackingState = trackingState
@@ -218,28 +237,43 @@ struct SessionMachine: Sendable {
 
     // MARK: Starting runs (SPEC §8.1)
 
-    private mutating func localize(_ context: SessionContext, _ out: inout [SessionAction]) {
+    private mutating func localize(attempt: Int?, _ context: SessionContext, _ out: inout [SessionAction]) {
         guard isInitialized, let c = config else {
             out.append(.log("localize() ignored: not initialized"))
+            if let attempt { out.append(.finishAttempt(attempt, .failure(.notInitialized))) }
             return
         }
         guard isAuthenticated else {
-            reportFailure(MultiSetError(kind: .auth, message: Messages.notAuthenticated), &out)
+            reportFailure(.notAuthenticated, &out)
+            if let attempt { out.append(.finishAttempt(attempt, .failure(.notAuthenticated))) }
             return
         }
         guard c.hasMapConfiguration else {
-            reportFailure(MultiSetError(kind: .server, message: Messages.missingMapCode), &out)
+            reportFailure(.missingMapCode, &out)
+            if let attempt { out.append(.finishAttempt(attempt, .failure(.missingMapCode))) }
             return
         }
         if isLocalizing {
             out.append(.log(Messages.alreadyLocalizing))
+            if let attempt { out.append(.finishAttempt(attempt, .ignored)) }
             return
         }
+        // From Suspended (a tracking break being recovered) the run goes back to the loop if it fails (D6).
+        let fromRecovery = activity == .suspended
         out.append(.cancelTimer(.autoStart))
         out.append(.cancelTimer(.background))
         backgroundArmed = false
         silentRetriesUsed = 0
-        startRun(.foreground, escalation: false, context, &out)
+        activity = .idle
+        pendingAttempt = attempt
+        startRun(.foreground, escalation: false, resumesRecovery: fromRecovery, context, &out)
+    }
+
+    /// Resolves the waiting `localizeAndWait()` caller, if any.
+    mutating func finishAttempt(_ outcome: AttemptOutcome, _ out: inout [SessionAction]) {
+        guard let attempt = pendingAttempt else { return }
+        pendingAttempt = nil
+        out.append(.finishAttempt(attempt, outcome))
     }
 
     mutating func startAutoIfNeeded(now: TimeInterval, _ out: inout [SessionAction]) {
@@ -254,7 +288,10 @@ struct SessionMachine: Sendable {
         }
     }
 
-    mutating func startRun(_ kind: RunKind, escalation: Bool, _ context: SessionContext, _ out: inout [SessionAction]) {
+    mutating func startRun(
+        _ kind: RunKind, escalation: Bool, resumesRecovery: Bool = false, _ context: SessionContext,
+        _ out: inout [SessionAction]
+    ) {
         guard let c = config else { return }
         nextRunID += 1
         let mode: LocalizationMode = escalation ? .multiFrame : c.localizationMode
@@ -271,7 +308,7 @@ struct SessionMachine: Sendable {
         }
         let run = Run(
             id: nextRunID, kind: kind, isEscalation: escalation, mode: mode, config: c, stage: .capturing,
-            needed: needed, captureDeadline: context.now + window, geoHint: geoHint)
+            needed: needed, captureDeadline: context.now + window, geoHint: geoHint, resumesRecovery: resumesRecovery)
         activity = .running(run)
         out.append(.callback(.stageChanged(.capturing, isBackground: kind.isBackground)))
         if escalation { out.append(.log("escalation: one multi-frame run after two consecutive rejections")) }
@@ -313,9 +350,8 @@ struct SessionMachine: Sendable {
             send(run, &out)
             return
         }
-        let message = run.frames.isEmpty ? Messages.noFrames : Messages.notEnoughFrames
         endRun(run, now: now, &out)
-        runFailed(run, MultiSetError(kind: .transient, message: message), now: now, &out)
+        runFailed(run, run.frames.isEmpty ? .noFrames : .notEnoughFrames, now: now, &out)
     }
 
     private mutating func send(_ run: Run, _ out: inout [SessionAction]) {
@@ -334,6 +370,18 @@ struct SessionMachine: Sendable {
                     geoHint: run.geoHint)))
     }
 
+    /// The run's frames could not be prepared: reported at once, never retried (the same camera would
+    /// fail again).
+    private mutating func framePreparationFailed(
+        _ id: Int, _ reason: String, now: TimeInterval, _ out: inout [SessionAction]
+    ) {
+        guard let run = currentRun, run.id == id, run.stage == .uploading || run.stage == .awaitingResponse else {
+            return
+        }
+        endRun(run, now: now, &out)
+        runFailed(run, .framePreparationFailed(reason), now: now, &out)
+    }
+
     /// Emits `.idle` for a run that ends and leaves the activity idle; the caller decides what next.
     mutating func endRun(_ run: Run, now: TimeInterval, _ out: inout [SessionAction]) {
         out.append(.callback(.stageChanged(.idle, isBackground: run.kind.isBackground)))
@@ -347,6 +395,7 @@ struct SessionMachine: Sendable {
             out.append(.cancelQuery(runID: run.id))
             endRun(run, now: now, &out)
         }
+        finishAttempt(.cancelled, &out)
         for kind in [TimerKind.capture, .retry, .autoStart, .background] { out.append(.cancelTimer(kind)) }
         backgroundArmed = false
         activity = .idle
@@ -360,16 +409,12 @@ struct SessionMachine: Sendable {
 
     private mutating func resetSession(now: TimeInterval, _ out: inout [SessionAction]) {
         stop(now: now, &out)
-        out.append(.scene(.removeAllMapMeshes))
-        out.append(.scene(.removeAllObjectMeshes))
-        meshes.removeAll()
-        meshLoading.removeAll()
-        meshEpoch += 1
-        objectMeshes.removeAll()
-        hasTrackedObject = false
+        clearMapMeshes(&out)
+        clearObjectMeshes(&out)
         gate.reset()
         out.append(.resetFrameSourceWorldOrigin)
         out.append(.scene(.resetMapRoot))
+        mapRootPose = nil
         clearFixState()
         lastCapturedFrameTime = nil
     }
@@ -391,7 +436,35 @@ struct SessionMachine: Sendable {
         out.append(.scene(.removeAllMapMeshes))
         meshes.removeAll()
         meshLoading.removeAll()
+        meshesAwaitingScene.removeAll()
         meshEpoch += 1
+    }
+
+    mutating func clearObjectMeshes(_ out: inout [SessionAction]) {
+        out.append(.scene(.removeAllObjectMeshes))
+        objectMeshes.removeAll()
+        objectPlacements.removeAll()
+        hasTrackedObject = false
+    }
+
+    // MARK: Scene replay (D4)
+
+    /// A newly set scene gets the map root (when this world frame has a fix), every mesh with the
+    /// current visibility, and the tracked objects.
+    private mutating func replayScene(_ out: inout [SessionAction]) {
+        if fixInWorld, let pose = mapRootPose { out.append(.scene(.setMapRootPose(pose))) }
+        for mesh in meshes {
+            out.append(
+                .scene(
+                    .addMapMesh(
+                        mesh, visible: meshesShown, revealCenter: lastCameraPosition, epoch: meshEpoch, replay: true)))
+        }
+        for (code, pose) in objectPlacements.sorted(by: { $0.key < $1.key }) {
+            out.append(.scene(.placeObject(code, pose)))
+        }
+        for code in objectMeshes.keys.sorted() {
+            if let mesh = objectMeshes[code] { out.append(.scene(.addObjectMesh(mesh))) }
+        }
     }
 
     // MARK: Background timer (SPEC §8.8)

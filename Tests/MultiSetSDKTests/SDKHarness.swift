@@ -104,6 +104,12 @@ final class FakeFrameSource: FrameSource, @unchecked Sendable {
     var rotation = simd_quatf(ix: 0, iy: 0, iz: 0, r: 1)
     var available = true
     var orientation = FrameOrientation.landscape
+    var image = FrameImage.jpeg(Data([0xFF, 0xD8, 0xFF, 0xD9]))
+    var size = (640, 480)
+    var intrinsics = CameraIntrinsics(fx: 500, fy: 500, cx: 320, cy: 240)
+    /// Called on every acquisition; its answers are kept in `acquisitionsOnQueue`.
+    var onAcquire: (() -> Bool)?
+    private(set) var acquisitionsOnQueue: [Bool] = []
     private(set) var resets = 0
     private(set) var acquired = 0
 
@@ -112,14 +118,13 @@ final class FakeFrameSource: FrameSource, @unchecked Sendable {
     func acquire() -> CameraFrame? {
         let n = lock.withLock {
             acquired += 1
+            if let onAcquire { acquisitionsOnQueue.append(onAcquire()) }
             return acquired
         }
         guard available else { return nil }
         return CameraFrame(
-            image: .jpeg(Data([0xFF, 0xD8, 0xFF, 0xD9])),
-            intrinsics: CameraIntrinsics(fx: 500, fy: 500, cx: 320, cy: 240),
-            width: 640, height: 480, cameraPosition: position, cameraRotation: rotation, orientation: orientation,
-            timestamp: clock.now() + Double(n) * 1e-6)
+            image: image, intrinsics: intrinsics, width: size.0, height: size.1, cameraPosition: position,
+            cameraRotation: rotation, orientation: orientation, timestamp: clock.now() + Double(n) * 1e-6)
     }
 
     func resetWorldOrigin() { lock.withLock { resets += 1 } }
@@ -182,13 +187,17 @@ final class SDKHarness: @unchecked Sendable {
     static let token = "aaa.eyJleHAiOjB9.sig"
 
     /// Builds the harness; the token endpoint answers 200 with a one-hour token unless `auto` is off.
-    init(autoToken: Bool = true, tokenLifetime: TimeInterval = 3600) {
+    init(
+        autoToken: Bool = true, tokenLifetime: TimeInterval = 3600, imageCodec: (any ImageCodec)? = nil,
+        frameQueue: DispatchQueue? = nil
+    ) {
         frames = FakeFrameSource(clock: clock)
         cacheDirectory = FileManager.default.temporaryDirectory.appendingPathComponent("multiset-sdk-\(UUID())")
         let logs = self.logs
         let env = MultiSetEnvironment(
-            clock: clock, scheduler: clock, transport: transport, imageCodec: nil, cacheDirectory: cacheDirectory,
-            logger: SDKLogger { logs.add($0) }, callbackQueue: callbackQueue, frameQueue: nil)
+            clock: clock, scheduler: clock, transport: transport, imageCodec: imageCodec,
+            cacheDirectory: cacheDirectory, logger: SDKLogger { logs.add($0) }, callbackQueue: callbackQueue,
+            frameQueue: frameQueue)
         sdk = MultiSet(environment: env)
         sdk.setScene(scene)
         let clock = self.clock

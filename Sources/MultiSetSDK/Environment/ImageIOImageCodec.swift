@@ -20,9 +20,12 @@ public struct ImageIOImageCodec: ImageCodec {
                 shouldInterpolate: false, intent: .defaultIntent)
         else { return nil }
         let output = NSMutableData()
-        guard let destination = CGImageDestinationCreateWithData(output as CFMutableData, "public.jpeg" as CFString, 1, nil)
+        guard
+            let destination = CGImageDestinationCreateWithData(
+                output as CFMutableData, "public.jpeg" as CFString, 1, nil)
         else { return nil }
-        let options = [kCGImageDestinationLossyCompressionQuality: Double(min(max(quality, 1), 100)) / 100] as CFDictionary
+        let options =
+            [kCGImageDestinationLossyCompressionQuality: Double(min(max(quality, 1), 100)) / 100] as CFDictionary
         CGImageDestinationAddImage(destination, cgImage, options)
         return CGImageDestinationFinalize(destination) ? output as Data : nil
     }

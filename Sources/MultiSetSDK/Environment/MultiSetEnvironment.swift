@@ -48,6 +48,10 @@ public struct MultiSetEnvironment: Sendable {
         self.frameQueue = frameQueue
     }
 
+    /// Whether callbacks go to the main queue (then they share one ordered stream with scene calls).
+    /// Compared by label: Linux's Dispatch hands out a new `DispatchQueue.main` object on each access.
+    var callsBackOnMain: Bool { callbackQueue.label == DispatchQueue.main.label }
+
     /// The production environment.
     public static var live: MultiSetEnvironment { MultiSetEnvironment() }
 

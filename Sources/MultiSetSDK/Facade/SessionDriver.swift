@@ -162,8 +162,10 @@ final class SessionDriver: @unchecked Sendable {
                 now: environment.clock.now(), date: environment.clock.wallDate(), geoFix: provider?.latest)
             lock.lock()
             let actions = machine.handle(next, context: context)
-            enqueueDeliveries(actions)
+            let ended = enqueueDeliveries(actions)
             lock.unlock()
+            // Finishing runs the stream's termination handler, which takes the lock.
+            for stream in ended { stream.finish() }
             for action in actions { perform(action) }
             lock.lock()
         }
@@ -171,18 +173,20 @@ final class SessionDriver: @unchecked Sendable {
         lock.unlock()
     }
 
-    /// Enqueues callbacks (callback queue) and scene calls (main actor) in order; lock held.
-    private func enqueueDeliveries(_ actions: [SessionAction]) {
+    /// Enqueues callbacks (callback queue) and scene calls (main actor) in order; lock held. Returns the
+    /// streams to finish once the lock is released.
+    private func enqueueDeliveries(_ actions: [SessionAction]) -> [AsyncStream<MultiSetEvent>.Continuation] {
+        var ended: [AsyncStream<MultiSetEvent>.Continuation] = []
         var callbackItems: [@Sendable () -> Void] = []
         var sceneItems: [@MainActor @Sendable () -> Void] = []
-        let onMain = environment.callbackQueue === DispatchQueue.main
+        let onMain = environment.callsBackOnMain
         for action in actions {
             switch action {
             case .resolveCallback(let token, let adopt):
                 let parked = pendingCallbacks.removeValue(forKey: token)
                 if adopt, let parked { callback = parked }
             case .finishStreams:
-                for c in streams.values { c.finish() }
+                ended += streams.values
                 streams.removeAll()
             case .callback(let e):
                 let event = MultiSetEvent(e)
@@ -213,6 +217,7 @@ final class SessionDriver: @unchecked Sendable {
             let all = sceneItems
             DispatchQueue.main.async { MainActor.assumeIsolated { for item in all { item() } } }
         }
+        return ended
     }
 
     private enum SceneOutcome {

@@ -29,9 +29,10 @@ public enum GLBReader {
             guard at + 4 <= bytes.count else { throw .invalid("truncated") }
             return Int(bytes[at]) | Int(bytes[at + 1]) << 8 | Int(bytes[at + 2]) << 16 | Int(bytes[at + 3]) << 24
         }
-        guard bytes.count >= 20, try u32(0) == 0x4654_6C67 else { throw .invalid("no glTF magic") }
+        guard bytes.count >= 12, try u32(0) == 0x4654_6C67 else { throw .invalid("no glTF magic") }
         guard try u32(4) == 2 else { throw .invalid("version \(try u32(4)), expected 2") }
         guard try u32(8) == bytes.count else { throw .invalid("header length \(try u32(8)) for \(bytes.count) bytes") }
+        guard bytes.count >= 20 else { throw .invalid("no JSON chunk") }
         let jsonLength = try u32(12)
         guard try u32(16) == 0x4E4F_534A, jsonLength <= bytes.count - 20 else { throw .invalid("JSON chunk") }
         guard let json = JSONValue.parse(Data(bytes[20..<(20 + jsonLength)])), case .object = json else {

@@ -1,11 +1,13 @@
 /// Every error the SDK reports, with its §19.1 message, kind and code in one place.
 extension MultiSetError {
     static let notInitialized = MultiSetError(kind: .auth, code: .notInitialized, message: "SDK not initialized")
-    static let notAuthenticated = MultiSetError(kind: .auth, code: .notAuthenticated, message: Messages.notAuthenticated)
+    static let notAuthenticated = MultiSetError(
+        kind: .auth, code: .notAuthenticated, message: Messages.notAuthenticated)
     static let missingMapCode = MultiSetError(kind: .server, code: .missingMapCode, message: Messages.missingMapCode)
     static let missingPoseData = MultiSetError(kind: .transient, code: .missingPoseData, message: Messages.missingPose)
     static let noFrames = MultiSetError(kind: .transient, code: .noFrames, message: Messages.noFrames)
-    static let notEnoughFrames = MultiSetError(kind: .transient, code: .notEnoughFrames, message: Messages.notEnoughFrames)
+    static let notEnoughFrames = MultiSetError(
+        kind: .transient, code: .notEnoughFrames, message: Messages.notEnoughFrames)
     static let undecodableResponse = MultiSetError(
         kind: .server, code: .undecodableResponse, message: Messages.undecodable)
     static let objectNotFound = MultiSetError(kind: .transient, code: .objectNotFound, message: Messages.objectNotFound)

@@ -87,7 +87,8 @@ let package = Package(
         .testTarget(
             name: "MultiSetSDKTests",
             dependencies: ["MultiSetSDK", "VPSTestSupport", "VPSImaging", "VPSMap", "VPSSimulation", "VPSGeometry"]),
-        .testTarget(name: "MultiSetSampleKitTests", dependencies: ["MultiSetSampleKit", "MultiSetSDK"]),
+        .testTarget(
+            name: "MultiSetSampleKitTests", dependencies: ["MultiSetSampleKit", "MultiSetSDK", "VPSMap", "VPSGeometry"]),
         // The demo's timeline against a stub server answering from the ground truth (fast, no engine).
         .testTarget(
             name: "MultiSetDemoTests",
@@ -97,7 +98,9 @@ let package = Package(
         // Simulator → SDK → `multiset serve` → engine on a loopback socket (slower; separate target).
         .testTarget(
             name: "MultiSetSDKEndToEndTests",
-            dependencies: ["MultiSetSDK", "VPSServer", "VPSMap", "VPSSimulation", "VPSImaging", "VPSTestSupport"]),
+            dependencies: [
+                "MultiSetSDK", "MultiSetSampleKit", "VPSServer", "VPSMap", "VPSSimulation", "VPSImaging", "VPSTestSupport",
+            ]),
         .testTarget(
             name: "VPSServerTests",
             dependencies: ["VPSServer", "VPSMap", "VPSSimulation", "VPSImaging", "VPSTestSupport"]),

@@ -59,4 +59,6 @@ public protocol MultiSetControlling: AnyObject {
     func stopObjectTracking()
     /// Removes object meshes.
     func clearObjectMeshes()
+    /// The app's activity (SPEC §10.3).
+    func setAppActive(_ active: Bool)
 }

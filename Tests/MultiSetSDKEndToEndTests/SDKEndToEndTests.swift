@@ -22,6 +22,8 @@ import VPSSimulation
         let secret: String
         let venue: Venue
         let root: URL
+        /// Points in the served map (the vertices of the point-cloud mesh the server exports).
+        let pointCount: Int
     }
 
     /// Builds and serves a map of a generated venue from its scan, keeping the scan frames `mapped`
@@ -46,7 +48,7 @@ import VPSSimulation
         if kind == .aliasing { options.neighborsPerFrame = 6 }
         let (map, _) = try MapBuilder.build(
             frames: frames, loadImage: { frozen[$0] }, code: code, name: "room", options: options)
-        try MapFile.write(map, to: data.mapFile(code: code))
+        try MapFile.write(map, to: data.mapFile(code: code), meshTo: data.meshFile(code: code))
         try data.store.createMap(
             MapRecord(
                 id: Identifiers.newID(), accountID: DataDirectory.defaultAccountID, code: code, kind: .map,
@@ -60,7 +62,7 @@ import VPSSimulation
         let server = try HTTPServer(port: 0, threads: 2) { service.handle($0) }
         return Served(
             server: server, base: "http://127.0.0.1:\(server.port)/v1", clientID: clientID, secret: secret,
-            venue: venue, root: root)
+            venue: venue, root: root, pointCount: map.positions.count)
     }
 
     /// Waits for the next localization outcome, re-arming nothing: a relocalization loop retries on its

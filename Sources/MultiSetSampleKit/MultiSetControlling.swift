@@ -61,4 +61,6 @@ public protocol MultiSetControlling: AnyObject {
     func clearObjectMeshes()
     /// The app's activity (SPEC §10.3).
     func setAppActive(_ active: Bool)
+    /// Back to uninitialized (SPEC §5.1), before `initialize` with new credentials.
+    func release()
 }

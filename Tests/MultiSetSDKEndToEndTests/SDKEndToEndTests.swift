@@ -56,10 +56,16 @@ import VPSSimulation
                 createdAt: 1, updatedAt: 1))
         let (clientID, secret) = try data.createClient(name: "sdk-e2e", hasher: SecretHasher(iterations: 1000))
         let metrics = Metrics()
-        let service = VPSService(
-            config: ServerConfig(dataDirectory: root.path), store: data.store,
-            engine: LocalizerEngine(data: data, metrics: metrics), jwtKey: data.jwtKey, metrics: metrics)
-        let server = try HTTPServer(port: 0, threads: 2) { service.handle($0) }
+        // The service signs download links with its public base URL, which needs the port first.
+        let box = ServiceBox()
+        let server = try HTTPServer(port: 0, threads: 2) { request in
+            box.service?.handle(request) ?? VPSServer.HTTPResponse(status: 503)
+        }
+        var serverConfig = ServerConfig(dataDirectory: root.path)
+        serverConfig.publicBaseURL = "http://127.0.0.1:\(server.port)"
+        box.service = VPSService(
+            config: serverConfig, store: data.store, engine: LocalizerEngine(data: data, metrics: metrics),
+            jwtKey: data.jwtKey, metrics: metrics)
         return Served(
             server: server, base: "http://127.0.0.1:\(server.port)/v1", clientID: clientID, secret: secret,
             venue: venue, root: root, pointCount: map.positions.count)
@@ -448,6 +454,16 @@ extension SDKEndToEndTests {
         #expect(proxy.rewrites == 1)
         #expect(rejected != nil)
         #expect(recovered)
+    }
+}
+
+/// The service behind a server started before it (set once, before the first request).
+final class ServiceBox: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value: VPSService?
+    var service: VPSService? {
+        get { lock.withLock { value } }
+        set { lock.withLock { value = newValue } }
     }
 }
 

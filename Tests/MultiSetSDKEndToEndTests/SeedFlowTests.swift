@@ -142,7 +142,12 @@ final class TurningPhoneFrameSource: FrameSource, @unchecked Sendable {
         }
         #expect(meshVertices == served.pointCount)
         MultiSet.shared.release()
-        await MainActor.run {}
+        await Self.mainQueueTurn()
+    }
+
+    /// Returns once every block queued on the main queue before the call has run.
+    static func mainQueueTurn() async {
+        await withCheckedContinuation { (c: CheckedContinuation<Void, Never>) in DispatchQueue.main.async { c.resume() } }
     }
 
     /// Upload progress over a real socket: a server that holds each query 300 ms shows every stage, the
@@ -181,9 +186,9 @@ final class TurningPhoneFrameSource: FrameSource, @unchecked Sendable {
         let screen = ARLocalizationViewModel(sdk: sdk, delegate: delegate, scheduler: DispatchScheduler(queue: .main))
         screen.onAppear()
         let forward = delegate.onLocalizationStageChanged
-        delegate.onLocalizationStageChanged = { [unowned screen] stage, background in
+        delegate.onLocalizationStageChanged = { [weak screen] stage, background in
             forward?(stage, background)
-            recorder.record(stage, screen)
+            if let screen { recorder.record(stage, screen) }
         }
         var events = sdk.events.makeAsyncIterator()
         sdk.initialize(config: config, callback: delegate)
@@ -198,7 +203,8 @@ final class TurningPhoneFrameSource: FrameSource, @unchecked Sendable {
                 break
             }
         }
-        await MainActor.run {}
+        // The stream hears of the result when it is queued; let the main queue deliver it to the screen.
+        await Self.mainQueueTurn()
         let seen = recorder.entries
         #expect(seen.map(\.stage) == [.capturing, .uploading, .awaitingResponse, .idle])
         #expect(seen.map(\.overlay) == ["Capturing image 1 of 1", "Uploading…", "Matching against the map…", nil])

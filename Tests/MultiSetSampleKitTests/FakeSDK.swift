@@ -16,7 +16,7 @@ final class FakeSDK: MultiSetControlling {
         case localize, startAutoLocalizationIfNeeded, stopLocalization, resetSession
         case setMeshVisible(Bool)
         case startGpsUpdates, stopGpsUpdates, startObjectTracking, stopObjectTracking, clearObjectMeshes
-        case setAppActive(Bool)
+        case setAppActive(Bool), release
     }
 
     var calls: [Call] = []
@@ -71,6 +71,12 @@ final class FakeSDK: MultiSetControlling {
     }
     func clearObjectMeshes() { calls.append(.clearObjectMeshes) }
     func setAppActive(_ active: Bool) { calls.append(.setAppActive(active)) }
+    func release() {
+        calls.append(.release)
+        isInitialized = false
+        isAuthenticated = false
+        config = nil
+    }
 }
 
 /// A GPS source with a settable fix.

@@ -80,6 +80,19 @@ public struct GLBPrimitive: Sendable, Equatable {
     /// The node's world transform (the product of the node chain from the scene root).
     public var transform: GLBTransform
 
+    /// A primitive.
+    public init(
+        mode: Mode, positions: [SIMD3<Float>], normals: [SIMD3<Float>]?, colors: [SIMD4<Float>]?, indices: [UInt32]?,
+        transform: GLBTransform
+    ) {
+        self.mode = mode
+        self.positions = positions
+        self.normals = normals
+        self.colors = colors
+        self.indices = indices
+        self.transform = transform
+    }
+
     /// Triangles as index triples (strips and fans unrolled; empty for points and lines).
     public var triangleIndices: [UInt32] {
         let order = indices ?? (0..<UInt32(positions.count)).map { $0 }

@@ -18,6 +18,7 @@ let package = Package(
         .library(name: "MultiSetSampleApp", targets: ["MultiSetSampleApp"]),
         // Tools.
         .executable(name: "multiset", targets: ["multiset"]),
+        .executable(name: "multiset-bench-jpeg", targets: ["multiset-bench-jpeg"]),
     ],
     targets: [
         // MARK: SDK side (pure Swift, no system libraries)
@@ -71,6 +72,10 @@ let package = Package(
                 "VPSTestSupport", "VPSProtocol", "MultiSetSDK", "MultiSetSampleKit",
             ]),
 
+        // The SDK's pure-Swift JPEG codec beside libjpeg-turbo (`make bench-jpeg`; the peer stays out of the SDK).
+        .executableTarget(
+            name: "multiset-bench-jpeg", dependencies: ["MultiSetSDK", "VPSImaging", "VPSSimulation", "VPSGeometry"]),
+
         // MARK: Test support and tests
         .target(name: "VPSTestSupport", dependencies: ["VPSGeometry", "VPSImaging", "VPSMap", "VPSSimulation"]),
         .testTarget(name: "VPSGeometryTests", dependencies: ["VPSGeometry", "VPSTestSupport"]),
@@ -99,7 +104,8 @@ let package = Package(
         .testTarget(
             name: "MultiSetSDKEndToEndTests",
             dependencies: [
-                "MultiSetSDK", "MultiSetSampleKit", "VPSServer", "VPSMap", "VPSSimulation", "VPSImaging", "VPSTestSupport",
+                "MultiSetSDK", "MultiSetSampleKit", "VPSServer", "VPSMap", "VPSSimulation", "VPSImaging",
+                "VPSTestSupport",
             ]),
         .testTarget(
             name: "VPSServerTests",

@@ -171,7 +171,9 @@ public struct RevealMesh: Sendable, Equatable {
         var faces: [UInt32] = []
         for opposite in 0..<4 {
             var f = (0..<4).filter { $0 != opposite }.map { UInt32($0) }
-            let (a, b, c) = (tetrahedronCorners[Int(f[0])], tetrahedronCorners[Int(f[1])], tetrahedronCorners[Int(f[2])])
+            let (a, b, c) = (
+                tetrahedronCorners[Int(f[0])], tetrahedronCorners[Int(f[1])], tetrahedronCorners[Int(f[2])]
+            )
             let n = cross(b - a, c - a)
             if (n * ((a + b + c) / 3)).sum() < 0 { f.swapAt(1, 2) }
             faces += f

@@ -86,7 +86,8 @@ final class TurningPhoneFrameSource: FrameSource, @unchecked Sendable {
 
         // LandingView.
         let sdkDelegate = MultiSetSDKDelegate()
-        var config = MultiSetConfig(clientId: served.clientID, clientSecret: served.secret, mapCode: SDKEndToEndTests.code)
+        var config = MultiSetConfig(
+            clientId: served.clientID, clientSecret: served.secret, mapCode: SDKEndToEndTests.code)
         config.baseURL = served.base
         config.localizationMode = .singleFrame
         config.autoLocalize = false
@@ -119,7 +120,9 @@ final class TurningPhoneFrameSource: FrameSource, @unchecked Sendable {
                 break
             }
             guard case .localizationSuccess(let result) = outcome else {
-                Issue.record("frame \(frame.index) (\(phone.orientationsSent.last.map { "\($0)" } ?? "?")): \(String(describing: outcome))")
+                Issue.record(
+                    "frame \(frame.index) (\(phone.orientationsSent.last.map { "\($0)" } ?? "?")): \(String(describing: outcome))"
+                )
                 continue
             }
             let error = SDKEndToEndTests.error(of: result, frame: frame)
@@ -147,7 +150,8 @@ final class TurningPhoneFrameSource: FrameSource, @unchecked Sendable {
 
     /// Returns once every block queued on the main queue before the call has run.
     static func mainQueueTurn() async {
-        await withCheckedContinuation { (c: CheckedContinuation<Void, Never>) in DispatchQueue.main.async { c.resume() } }
+        await withCheckedContinuation { (c: CheckedContinuation<Void, Never>) in DispatchQueue.main.async { c.resume() }
+        }
     }
 
     /// Upload progress over a real socket: a server that holds each query 300 ms shows every stage, the

@@ -200,7 +200,8 @@ enum ARConfig {
         let h = RealARHarness(ARConfig.make { $0.passGeoPose = true })
         h.appear()
         #expect(h.ui { h.vm.gpsIndicatorText } == "GPS searching…")
-        h.gps.latest = GeoFix(latitude: 52.5, longitude: 13.4, altitude: 40, accuracy: 4.6, timestamp: h.clock.wallDate())
+        h.gps.latest = GeoFix(
+            latitude: 52.5, longitude: 13.4, altitude: 40, accuracy: 4.6, timestamp: h.clock.wallDate())
         h.advance(0.1)
         #expect(h.ui { h.vm.gpsIndicatorText } == "GPS ±5 m")
         h.advance(31)

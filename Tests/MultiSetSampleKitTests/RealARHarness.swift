@@ -107,8 +107,10 @@ final class StillCamera: FrameSource, @unchecked Sendable {
             return n
         }
         return CameraFrame(
-            image: .jpeg(Data([0xFF, 0xD8, 0xFF, 0xD9])), intrinsics: CameraIntrinsics(fx: 500, fy: 500, cx: 320, cy: 240),
-            width: 640, height: 480, cameraPosition: SIMD3(0, 1.5, 0), cameraRotation: simd_quatf(ix: 0, iy: 0, iz: 0, r: 1),
+            image: .jpeg(Data([0xFF, 0xD8, 0xFF, 0xD9])),
+            intrinsics: CameraIntrinsics(fx: 500, fy: 500, cx: 320, cy: 240),
+            width: 640, height: 480, cameraPosition: SIMD3(0, 1.5, 0),
+            cameraRotation: simd_quatf(ix: 0, iy: 0, iz: 0, r: 1),
             timestamp: clock.now() + Double(k) * 1e-6)
     }
 
@@ -155,7 +157,8 @@ final class RealARHarness: @unchecked Sendable {
         c.baseURL = "http://vps.test/v1"
         sdk.initialize(config: c, callback: delegate)
         vm = ARLocalizationViewModel(
-            sdk: sdk, delegate: delegate, localizationMode: mode, scheduler: UIQueueScheduler(clock: clock, queue: queue),
+            sdk: sdk, delegate: delegate, localizationMode: mode,
+            scheduler: UIQueueScheduler(clock: clock, queue: queue),
             clock: clock, locationProvider: gps)
         if tracking { sdk.notifyTracking(.normal) }
         drain()

@@ -89,7 +89,8 @@ import VPSMap
         let n = 110
         primitive.positions = (0..<(3 * n)).map { i -> SIMD3<Float> in SIMD3(Float(i % 7), 0, Float(i / 3)) }
         primitive.transform = GLBTransform.identity
-        mesh = RevealMesh(model: GLBModel(primitives: [primitive]), revealCenter: .zero, rings: 1, maxVerticesPerPart: 300)
+        mesh = RevealMesh(
+            model: GLBModel(primitives: [primitive]), revealCenter: .zero, rings: 1, maxVerticesPerPart: 300)
         #expect(mesh.rings[0].parts.count == 2)
         #expect(mesh.rings[0].parts.allSatisfy { $0.positions.count <= 300 })
         #expect(mesh.triangleCount == n)

@@ -204,6 +204,8 @@ import VPSSimulation
 extension SDKEndToEndTests {
     /// Counts of one pass through the aliasing venue.
     struct AliasingPass {
+        /// Sign-in worked; localize() calls made; runs that ended without an outcome event.
+        var authenticated = false, attempts = 0, withoutOutcome = 0
         var accepted = 0, wrongAccepted = 0, rejected = 0, failed = 0, rejectionsThatMovedTheScene = 0
         /// Wrong fixes accepted while an anchor was already held (not the unchecked bootstrap, §9.5 step 2).
         var wrongAcceptedAgainstAnAnchor = 0
@@ -236,8 +238,14 @@ extension SDKEndToEndTests {
         sdk.initialize(config: config, callback: NoCallback())
         var pass = AliasingPass()
         while let e = await iterator.next() {
-            if e == .authenticationSuccess { break }
-            if case .authenticationFailure = e { return pass }
+            if e == .authenticationSuccess {
+                pass.authenticated = true
+                break
+            }
+            if case .authenticationFailure(let m) = e {
+                Issue.record("authentication failed: \(m)")
+                return pass
+            }
         }
         while let frame = source.step() {
             sdk.notifyTracking(SimulatedFrameSource.trackingSignal(frame.trackingState))
@@ -246,7 +254,11 @@ extension SDKEndToEndTests {
             let rootBefore = scene.mapRootPose
             let anchored = sdk.hasLocalized
             sdk.localize()
-            guard let outcome = await nextOutcome(&iterator, sdk: sdk) else { break }
+            pass.attempts += 1
+            guard let outcome = await nextOutcome(&iterator, sdk: sdk) else {
+                pass.withoutOutcome += 1
+                break
+            }
             callbacks.sync {}
             switch outcome {
             case .localizationSuccess(let r):
@@ -293,6 +305,12 @@ extension SDKEndToEndTests {
             try? FileManager.default.removeItem(at: served.root)
         }
         let pass = await Self.aliasingPass(served, confidenceCheck: false)
+        // It signed in, sent queries and heard an outcome for every one (declines count: the engine
+        // declines the ambiguous queries here), so the counts below mean something.
+        #expect(pass.authenticated)
+        #expect(pass.attempts >= 10)
+        #expect(pass.withoutOutcome == 0)
+        #expect(pass.accepted + pass.rejected + pass.failed == pass.attempts)
         #expect(pass.wrongAcceptedAgainstAnAnchor == 0)
         #expect(pass.rejectionsThatMovedTheScene == 0)
         #expect(pass.wrongAccepted == 0)

@@ -27,6 +27,15 @@ struct ForwardDCT {
         self.weights = weights
     }
 
+    /// Rounds to the nearest integer (ties to even) for |x| < 2²²: adding 1.5 × 2²³ leaves the rounded
+    /// value in the low mantissa bits (the generic SIMD conversion is scalar and many times slower).
+    @inline(__always)
+    static func roundToInt(_ x: SIMD8<Float>) -> SIMD8<Int32> {
+        let shifted = x + SIMD8<Float>(repeating: 12_582_912)
+        return SIMD8<Int32>(truncatingIfNeeded: unsafeBitCast(shifted, to: SIMD8<UInt32>.self))
+            &- SIMD8<Int32>(repeating: 0x4B40_0000)
+    }
+
     /// Transforms one level-shifted block and quantizes it.
     ///
     /// - Parameters:
@@ -38,31 +47,23 @@ struct ForwardDCT {
         _ block: UnsafePointer<Float>, reciprocals: UnsafePointer<SIMD8<Float>>,
         into output: UnsafeMutablePointer<Int32>
     ) {
-        // Row pass: rows[y][u] = Σ_x f(y, x) basis[x][u].
-        var rows = (
-            SIMD8<Float>(), SIMD8<Float>(), SIMD8<Float>(), SIMD8<Float>(),
-            SIMD8<Float>(), SIMD8<Float>(), SIMD8<Float>(), SIMD8<Float>()
-        )
-        basis.withUnsafeBufferPointer { b in
-            withUnsafeMutableBytes(of: &rows) { raw in
-                let r = raw.baseAddress!.assumingMemoryBound(to: SIMD8<Float>.self)
+        withUnsafeTemporaryAllocation(of: SIMD8<Float>.self, capacity: 8) { rows in
+            // Row pass: rows[y][u] = Σ_x f(y, x) basis[x][u].
+            basis.withUnsafeBufferPointer { b in
                 for y in 0..<8 {
                     let row = block + y * 8
                     var acc = b[0] * row[0]
                     for x in 1..<8 { acc += b[x] * row[x] }
-                    r[y] = acc
+                    rows[y] = acc
                 }
             }
-        }
-        // Column pass: F[v][·] = Σ_y w(v, y) rows[y], then quantize.
-        weights.withUnsafeBufferPointer { w in
-            withUnsafeBytes(of: &rows) { raw in
-                let r = raw.baseAddress!.assumingMemoryBound(to: SIMD8<Float>.self)
+            // Column pass: F[v][·] = Σ_y w(v, y) rows[y], then quantize.
+            weights.withUnsafeBufferPointer { w in
                 for v in 0..<8 {
                     let wv = w.baseAddress! + v * 8
-                    var acc = r[0] * wv[0]
-                    for y in 1..<8 { acc += r[y] * wv[y] }
-                    let q = SIMD8<Int32>(acc * reciprocals[v], rounding: .toNearestOrAwayFromZero)
+                    var acc = rows[0] * wv[0]
+                    for y in 1..<8 { acc += rows[y] * wv[y] }
+                    let q = Self.roundToInt(acc * reciprocals[v])
                     let o = output + v * 8
                     for u in 0..<8 { o[u] = q[u] }
                 }

@@ -30,25 +30,25 @@ struct InverseDCT {
     ///   - coefficients: 64 values, row v holding horizontal frequencies u.
     ///   - output: the 8×8 block's top-left sample; rows `stride` bytes apart.
     func transform(_ coefficients: UnsafePointer<Float>, into output: UnsafeMutablePointer<UInt8>, stride: Int) {
-        var rows = [SIMD8<Float>](repeating: SIMD8<Float>(), count: 8)
-        basis.withUnsafeBufferPointer { b in
-            for v in 0..<8 {
-                let f = coefficients + v * 8
-                var acc = b[0] * f[0]
-                for u in 1..<8 where f[u] != 0 { acc += b[u] * f[u] }
-                rows[v] = acc
+        withUnsafeTemporaryAllocation(of: SIMD8<Float>.self, capacity: 8) { rows in
+            basis.withUnsafeBufferPointer { b in
+                for v in 0..<8 {
+                    let f = coefficients + v * 8
+                    var acc = b[0] * f[0]
+                    for u in 1..<8 where f[u] != 0 { acc += b[u] * f[u] }
+                    rows[v] = acc
+                }
             }
-        }
-        weights.withUnsafeBufferPointer { w in
-            rows.withUnsafeBufferPointer { r in
+            weights.withUnsafeBufferPointer { w in
                 for y in 0..<8 {
                     let wy = w.baseAddress! + y * 8
-                    var acc = r[0] * wy[0]
-                    for v in 1..<8 { acc += r[v] * wy[v] }
-                    let clamped = (acc + 128).rounded(.toNearestOrAwayFromZero).clamped(
+                    var acc = rows[0] * wy[0]
+                    for v in 1..<8 { acc += rows[v] * wy[v] }
+                    let clamped = (acc + 128).clamped(
                         lowerBound: SIMD8(repeating: 0), upperBound: SIMD8(repeating: 255))
+                    let q = ForwardDCT.roundToInt(clamped)
                     let o = output + y * stride
-                    for x in 0..<8 { o[x] = UInt8(clamped[x]) }
+                    for x in 0..<8 { o[x] = UInt8(truncatingIfNeeded: q[x]) }
                 }
             }
         }

@@ -5,8 +5,11 @@ struct JPEGBitWriter {
     private var accumulator: UInt64 = 0
     private var count = 0
 
-    /// A writer appending to `bytes`.
-    init(bytes: [UInt8]) { self.bytes = bytes }
+    /// A writer appending to `bytes`, with room reserved for `capacity` more.
+    init(bytes: [UInt8], capacity: Int = 0) {
+        self.bytes = bytes
+        self.bytes.reserveCapacity(bytes.count + capacity)
+    }
 
     /// Appends the low `length` bits of `value` (length ≤ 32).
     @inline(__always)

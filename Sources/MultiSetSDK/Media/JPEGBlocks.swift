@@ -74,67 +74,109 @@ struct JPEGBlocks {
         return m == 0 ? 0 : Int.bitWidth - m.leadingZeroBitCount
     }
 
-    /// Calls `body(tableClass, symbol)` for every Huffman symbol in scan order (classes: 0 luma DC,
-    /// 1 luma AC, 2 chroma DC, 3 chroma AC).
-    func forEachSymbol(restartInterval: Int, _ body: (Int, UInt8) -> Void) {
-        walk(restartInterval: restartInterval) { table, symbol, _, _ in body(table, symbol) }
+    /// Symbol counts per table class (classes: 0 luma DC, 1 luma AC, 2 chroma DC, 3 chroma AC), 256 each.
+    func symbolFrequencies(restartInterval: Int) -> [[Int]] {
+        var counter = FrequencyCounter()
+        walk(restartInterval: restartInterval, into: &counter)
+        return (0..<4).map { Array(counter.counts[($0 * 256)..<($0 * 256 + 256)]) }
     }
 
     /// Writes the entropy-coded segment, with an RSTn marker every `restartInterval` MCUs (0: none).
     func encode(tables: [JPEGHuffmanTable], restartInterval: Int, into writer: inout JPEGBitWriter) {
-        var marker: UInt8 = 0
-        walk(restartInterval: restartInterval) { table, symbol, extra, extraLength in
-            let t = tables[table]
-            writer.write(UInt32(t.codes[Int(symbol)]), length: Int(t.lengths[Int(symbol)]))
-            writer.write(UInt32(truncatingIfNeeded: extra), length: extraLength)
-        } restart: {
-            writer.restart(marker: 0xD0 + marker)
-            marker = (marker + 1) % 8
-        }
+        var sink = HuffmanSink(tables: tables, writer: writer)
+        walk(restartInterval: restartInterval, into: &sink)
+        writer = sink.writer
     }
 
-    /// Runs the coding model: DC differences per component, AC run/size symbols with ZRL and EOB;
-    /// `emit(tableClass, symbol, extraBits, extraLength)`; `restart()` between restart intervals, where
-    /// the DC predictions start again from zero (T.81 §F.1.1.5.1).
-    private func walk(
-        restartInterval: Int = 0, _ emit: (Int, UInt8, Int, Int) -> Void, restart: () -> Void = {}
-    ) {
-        var previousDC = [0, 0, 0]
+    /// Runs the coding model into `sink`: DC differences per component, AC run/size symbols with ZRL
+    /// and EOB, restarts between intervals, where the DC predictions start again from zero
+    /// (T.81 §F.1.1.5.1).
+    private func walk<Sink: JPEGSymbolSink>(restartInterval: Int, into sink: inout Sink) {
+        var previousDC = (0, 0, 0)
         coefficients.withUnsafeBufferPointer { c in
-            var slot = 0
-            for mcu in 0..<mcuCount {
-                if restartInterval > 0, mcu > 0, mcu % restartInterval == 0 {
-                    restart()
-                    previousDC = [0, 0, 0]
-                }
-                for component in layout {
-                    let base = slot * 64
-                    let dcTable = component == 0 ? 0 : 2
-                    let acTable = dcTable + 1
-                    let dc = Int(c[base])
-                    let diff = dc - previousDC[component]
-                    previousDC[component] = dc
-                    let size = Self.category(diff)
-                    emit(dcTable, UInt8(size), diff < 0 ? diff - 1 : diff, size)
-                    var run = 0
-                    for k in 1..<64 {
-                        let v = Int(c[base + k])
-                        if v == 0 {
-                            run += 1
-                            continue
-                        }
-                        while run > 15 {
-                            emit(acTable, 0xF0, 0, 0)
-                            run -= 16
-                        }
-                        let s = Self.category(v)
-                        emit(acTable, UInt8(run << 4 | s), v < 0 ? v - 1 : v, s)
-                        run = 0
+            layout.withUnsafeBufferPointer { layout in
+                var slot = 0
+                for mcu in 0..<mcuCount {
+                    if restartInterval > 0, mcu > 0, mcu % restartInterval == 0 {
+                        sink.restart()
+                        previousDC = (0, 0, 0)
                     }
-                    if run > 0 { emit(acTable, 0x00, 0, 0) }
-                    slot += 1
+                    for component in layout {
+                        let base = slot * 64
+                        let dcTable = component == 0 ? 0 : 2
+                        let acTable = dcTable + 1
+                        let dc = Int(c[base])
+                        let diff: Int
+                        switch component {
+                        case 0: (diff, previousDC.0) = (dc - previousDC.0, dc)
+                        case 1: (diff, previousDC.1) = (dc - previousDC.1, dc)
+                        default: (diff, previousDC.2) = (dc - previousDC.2, dc)
+                        }
+                        let size = Self.category(diff)
+                        sink.emit(table: dcTable, symbol: size, extra: diff < 0 ? diff - 1 : diff, length: size)
+                        var run = 0
+                        for k in 1..<64 {
+                            let v = Int(c[base + k])
+                            if v == 0 {
+                                run += 1
+                                continue
+                            }
+                            while run > 15 {
+                                sink.emit(table: acTable, symbol: 0xF0, extra: 0, length: 0)
+                                run -= 16
+                            }
+                            let s = Self.category(v)
+                            sink.emit(table: acTable, symbol: run << 4 | s, extra: v < 0 ? v - 1 : v, length: s)
+                            run = 0
+                        }
+                        if run > 0 { sink.emit(table: acTable, symbol: 0x00, extra: 0, length: 0) }
+                        slot += 1
+                    }
                 }
             }
         }
+    }
+}
+
+/// Where the coding model's symbols go: counted (to build the tables), then written.
+protocol JPEGSymbolSink {
+    mutating func emit(table: Int, symbol: Int, extra: Int, length: Int)
+    mutating func restart()
+}
+
+/// Counts symbols per table class.
+struct FrequencyCounter: JPEGSymbolSink {
+    var counts = [Int](repeating: 0, count: 4 * 256)
+
+    @inline(__always)
+    mutating func emit(table: Int, symbol: Int, extra: Int, length: Int) { counts[table << 8 | symbol] += 1 }
+
+    mutating func restart() {}
+}
+
+/// Writes each symbol's code and extra bits; codes packed as `code << 8 | length` per table class.
+struct HuffmanSink: JPEGSymbolSink {
+    var writer: JPEGBitWriter
+    private var packed: [UInt32]
+    private var marker: UInt8 = 0
+
+    init(tables: [JPEGHuffmanTable], writer: JPEGBitWriter) {
+        self.writer = writer
+        packed = [UInt32](repeating: 0, count: 4 * 256)
+        for (t, table) in tables.enumerated() {
+            for s in 0..<256 { packed[t << 8 | s] = UInt32(table.codes[s]) << 8 | UInt32(table.lengths[s]) }
+        }
+    }
+
+    @inline(__always)
+    mutating func emit(table: Int, symbol: Int, extra: Int, length: Int) {
+        let p = packed[table << 8 | symbol]
+        writer.write(p >> 8, length: Int(p & 0xFF))
+        writer.write(UInt32(truncatingIfNeeded: extra), length: length)
+    }
+
+    mutating func restart() {
+        writer.restart(marker: 0xD0 + marker)
+        marker = (marker + 1) % 8
     }
 }

@@ -60,9 +60,8 @@ public struct JPEGEncoder: Sendable {
         let chromaQ = JPEGTables.scaled(JPEGTables.chrominance, quality: quality)
         let blocks = JPEGBlocks(planes: planes, halvedChroma: halved, lumaQuant: lumaQ, chromaQuant: chromaQ)
 
-        var frequencies = [[Int]](repeating: [Int](repeating: 0, count: 256), count: 4)
         let interval = max(0, min(restartInterval, 65_535))
-        blocks.forEachSymbol(restartInterval: interval) { table, symbol in frequencies[table][Int(symbol)] += 1 }
+        let frequencies = blocks.symbolFrequencies(restartInterval: interval)
         // Table classes: 0 = luma DC, 1 = luma AC, 2 = chroma DC, 3 = chroma AC.
         let tables = frequencies.map { freq -> JPEGHuffmanTable in
             JPEGHuffmanTable(
@@ -74,7 +73,7 @@ public struct JPEGEncoder: Sendable {
         header.huffman(tables)
         if interval > 0 { header.restartInterval(interval) }
         header.startOfScan()
-        var writer = JPEGBitWriter(bytes: header.bytes)
+        var writer = JPEGBitWriter(bytes: header.bytes, capacity: width * height / 2)
         blocks.encode(tables: tables, restartInterval: interval, into: &writer)
         writer.flush()
         var out = writer.bytes

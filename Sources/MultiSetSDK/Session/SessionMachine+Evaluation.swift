@@ -106,10 +106,7 @@ extension SessionMachine {
             out.append(.scene(.setMapRootPose(pose)))
             mapRootPose = pose
         }
-        if recoveryPending {
-            recoveryPending = false
-            if hasMapMesh && meshesShown { out.append(.scene(.setMapMeshesVisible(true))) }
-        }
+        mesh(.recovered, &out)
         if let correctedFrom, let trust {
             out.append(.callback(.corrected(from: PoseConversion.pose(correctedFrom), to: pose, trust: trust)))
         }
@@ -119,11 +116,11 @@ extension SessionMachine {
         if run.kind == .foreground { finishAttempt(.success(result), &out) }
         hasLocalized = true
         fixInWorld = true
-        firstFixLatch = false
+        retries.accepted()
         lastCameraPosition = result.queryCameraPosition
-        silentRetriesUsed = 0
         lastError = nil
-        startMeshLoad(result, &out)
+        let set = config?.activeMapType == .mapSet ? config?.activeMapCode : nil
+        mesh(.fixAccepted(mapCode: result.mapCode, mapSetCode: set), &out)
         armBackground(&out)
     }
 
@@ -134,11 +131,9 @@ extension SessionMachine {
         let silent = run.kind == .relocalization
         if !silent { out.append(.callback(.falsePositive(info))) }
         if run.kind == .foreground { finishAttempt(.rejected(info), &out) }
-        let cooled = lastEscalationEnd.map { now - $0 >= 5 - 1e-9 } ?? true
-        if gate.consecutiveRejections == 2 && info.rejection != .suspectedAliasing && cooled
-            && !escalatedSinceBackgroundFire
+        if retries.shouldEscalate(
+            consecutiveRejections: gate.consecutiveRejections, rejection: info.rejection, now: now)
         {
-            escalatedSinceBackgroundFire = true
             startRun(run.kind, escalation: true, resumesRecovery: run.resumesRecovery, context, &out)
         } else if silent {
             activity = .retryDue(.relocalization)
@@ -152,26 +147,25 @@ extension SessionMachine {
 
     /// A run ended without a fix (after `.idle`): silent retry or report (SPEC §8.6).
     mutating func runFailed(_ run: Run, _ error: MultiSetError, now: TimeInterval, _ out: inout [SessionAction]) {
-        if run.kind == .foreground && run.config.firstLocalizationUntilSuccess && firstFixLatch && appActive
-            && error.isTransient && silentRetriesUsed < 5 && isAuthenticated
-        {
-            silentRetriesUsed += 1
+        let decision = retries.afterFailure(
+            of: run.kind, error: error, firstUntilSuccess: run.config.firstLocalizationUntilSuccess,
+            appActive: host.appActive, authenticated: isAuthenticated)
+        switch decision {
+        case .silentRetry(let n):
             activity = .retryDue(.foreground)
-            out.append(.log("silent retry \(silentRetriesUsed) of 5 in 1.0 s: \(error.message)"))
-            out.append(.schedule(.retry, after: 1.0))
-            return
-        }
-        if run.kind == .relocalization && error.isTransient && appActive {
+            out.append(.log("silent retry \(n) of \(RetryPolicy.maxSilentRetries) in 1.0 s: \(error.message)"))
+            out.append(.schedule(.retry, after: RetryPolicy.retryDelay))
+        case .relocalizationRetry:
             activity = .retryDue(.relocalization)
-            out.append(.schedule(.retry, after: 1.0))
-            return
-        }
-        reportFailure(error, &out)
-        if run.kind == .foreground { finishAttempt(.failure(error), &out) }
-        if run.resumesRecovery && error.isTransient {
-            resumeRecovery(&out)
-        } else {
-            armBackground(&out)
+            out.append(.schedule(.retry, after: RetryPolicy.retryDelay))
+        case .report:
+            reportFailure(error, &out)
+            if run.kind == .foreground { finishAttempt(.failure(error), &out) }
+            if run.resumesRecovery && error.isTransient {
+                resumeRecovery(&out)
+            } else {
+                armBackground(&out)
+            }
         }
     }
 
@@ -190,61 +184,5 @@ extension SessionMachine {
         } else {
             activity = .suspended
         }
-    }
-
-    // MARK: Meshes (SPEC §11)
-
-    private mutating func startMeshLoad(_ result: LocalizationResult, _ out: inout [SessionAction]) {
-        guard let c = config, c.meshVisualization else { return }
-        let code = result.mapCode
-        guard !code.isEmpty, !meshes.contains(where: { $0.mapCode == code }), !meshLoading.contains(code) else {
-            return
-        }
-        meshLoading.insert(code)
-        let set = c.activeMapType == .mapSet ? c.activeMapCode : nil
-        out.append(.loadMapMesh(MeshRequest(mapCode: code, mapSetCode: set, epoch: meshEpoch)))
-    }
-
-    mutating func meshFinished(
-        _ code: String, _ epoch: Int, _ result: Result<MeshPayload, MeshFailure>, _ out: inout [SessionAction]
-    ) {
-        guard epoch == meshEpoch, meshLoading.contains(code) else { return }
-        switch result {
-        case .success(let payload):
-            guard config?.meshVisualization == true, !meshes.contains(where: { $0.mapCode == code }) else {
-                meshLoading.remove(code)
-                return
-            }
-            // Still loading until the scene confirms it took the mesh (`meshShown`).
-            let mesh = MapMesh(mapCode: code, glb: payload.glb, model: payload.model, localPose: payload.localPose)
-            meshesAwaitingScene[code] = mesh
-            out.append(
-                .scene(
-                    .addMapMesh(
-                        mesh, visible: meshesShown, revealCenter: lastCameraPosition, epoch: epoch, replay: false)))
-        case .failure(let failure):
-            meshLoading.remove(code)
-            out.append(.callback(.meshLoadError(Messages.meshFailed(failure.reason))))
-        }
-    }
-
-    /// The scene shows a new mesh: it counts as in the scene, `onMeshLoaded` fires.
-    mutating func meshShown(_ code: String, _ epoch: Int, _ out: inout [SessionAction]) {
-        guard epoch == meshEpoch, let mesh = meshesAwaitingScene.removeValue(forKey: code) else { return }
-        meshLoading.remove(code)
-        meshes.append(mesh)
-        out.append(.callback(.meshLoaded(code)))
-    }
-
-    /// The scene could not show a mesh (new or replayed): forgotten until the next fix, reported.
-    mutating func meshRejected(_ code: String, _ epoch: Int, _ reason: String, _ out: inout [SessionAction]) {
-        guard epoch == meshEpoch else { return }
-        if meshesAwaitingScene.removeValue(forKey: code) != nil {
-            meshLoading.remove(code)
-        } else {
-            guard let index = meshes.firstIndex(where: { $0.mapCode == code }) else { return }
-            meshes.remove(at: index)
-        }
-        out.append(.callback(.meshLoadError(Messages.meshFailed(reason))))
     }
 }

@@ -4,31 +4,28 @@ import VPSGeometry
 /// The SDK session as a value: it takes ``SessionEvent``s and returns ``SessionAction``s, reading
 /// time only from the ``SessionContext`` it is given. A thin driver performs the actions.
 ///
-/// Run stages, retries, timers, the gate, tracking breaks, meshes, GPS and object tracking all live
-/// here (SPEC §7–§14), so tests drive the whole behaviour without I/O.
+/// It composes sub-machines that each take their own events and return actions: ``HostSignals``
+/// (tracking, app activity, frame source), ``Run`` (one run's capture), ``RetryPolicy`` (silent retries,
+/// the first-fix latch, escalation), ``MapMeshes`` (loading, showing, the recovery hold) and
+/// ``ObjectTracker`` (SPEC §13). What is left here is the run life cycle of SPEC §8.7 (`Activity`),
+/// authentication, the gate and the results, so tests drive the whole behaviour without I/O.
 struct SessionMachine: Sendable {
     // MARK: Lifecycle
     var auth: AuthState = .uninitialized
     var config: MultiSetConfig?
     var watermark = false
 
-    // MARK: Host signals
-    var appActive = true
-    var wasInactive = false
-    var tracking: TrackingSignal?
-    var trackingState: TrackingState?
-    var hasFrameSource = false
-    var sawLossSinceNormal = false
+    // MARK: Sub-machines
+    var host = HostSignals()
+    var retries = RetryPolicy()
+    var meshes = MapMeshes()
+    var objects = ObjectTracker()
 
     // MARK: Runs
     var activity: Activity = .idle
     var nextRunID = 0
     var lastCapturedFrameTime: TimeInterval?
-    var silentRetriesUsed = 0
-    var firstFixLatch = true
     var backgroundArmed = false
-    var lastEscalationEnd: TimeInterval?
-    var escalatedSinceBackgroundFire = false
     var lastError: MultiSetError?
     /// The `localizeAndWait()` caller waiting on the current foreground chain.
     var pendingAttempt: Int?
@@ -40,37 +37,19 @@ struct SessionMachine: Sendable {
     var gate = PoseConsistencyGate()
     /// The map root as last placed in this world frame (replayed into a newly set scene).
     var mapRootPose: Pose?
-
-    // MARK: Meshes
-    var userMeshVisible = true
-    var recoveryPending = false
-    /// Meshes the scene shows (hidden ones included), in load order.
-    var meshes: [MapMesh] = []
-    /// Codes being fetched or waiting for the scene to take them.
-    var meshLoading: Set<String> = []
-    /// Loaded meshes handed to the scene, not yet confirmed.
-    var meshesAwaitingScene: [String: MapMesh] = [:]
-    var meshEpoch = 0
+    /// Where the camera was at the last fix: the reveal centre of new meshes.
     var lastCameraPosition = SIMD3<Float>(0, 0, 0)
 
     // MARK: GPS
     var gpsRunning = false
 
-    // MARK: Objects
-    var objectActive = false
-    var objectPhase: ObjectPhase = .idle
-    var objectRequestID = 0
-    var objectSucceeded = false
-    var objectRetriesUsed = 0
-    var hasTrackedObject = false
-    var objectMeshes: [String: ObjectMesh] = [:]
-    var objectMeshLoading: Set<String> = []
-    var objectPlacements: [String: Pose] = [:]
-
     // MARK: Derived state (SPEC §5.2)
 
     var isInitialized: Bool { auth != .uninitialized }
     var isAuthenticated: Bool { auth == .authenticated }
+    var appActive: Bool { host.appActive }
+    var tracking: TrackingSignal? { host.tracking }
+    var trackingState: TrackingState? { host.trackingState }
 
     var currentRun: Run? {
         if case .running(let run) = activity { return run }
@@ -99,9 +78,11 @@ struct SessionMachine: Sendable {
         }
     }
 
-    var meshesShown: Bool { userMeshVisible && !recoveryPending }
-    var hasMapMesh: Bool { !meshes.isEmpty }
-    var isMapMeshLoading: Bool { !meshLoading.isEmpty }
+    var hasMapMesh: Bool { !meshes.shown.isEmpty }
+    var isMapMeshLoading: Bool { !meshes.loading.isEmpty }
+    var userMeshVisible: Bool { meshes.userVisible }
+    var hasTrackedObject: Bool { objects.hasTrackedObject }
+    var objectActive: Bool { objects.isActive }
     var anchorTrust: AnchorTrust? { (config?.poseConsistencyCheck ?? false) ? gate.anchorTrust : nil }
 
     init() {}
@@ -116,20 +97,18 @@ struct SessionMachine: Sendable {
         case .initialize(let c, let token): initialize(c, token: token, &out)
         case .authenticated(let result): authenticated(result, now: now, &out)
         case .planDetails(let w): watermark = w
-        case .updateConfig(let c): updateConfig(c, now: now, &out)
+        case .updateConfig(let c): updateConfig(c, context, &out)
         case .localize(let attempt): localize(attempt: attempt, context, &out)
         case .cancelAttempt(let attempt):
             if pendingAttempt == attempt { stop(now: now, &out) }
         case .startAutoLocalizationIfNeeded: startAutoIfNeeded(now: now, &out)
         case .stopLocalization: stop(now: now, &out)
-        case .resetSession: resetSession(now: now, &out)
+        case .resetSession: resetSession(context, &out)
         case .resetPoseConsistencyReference:
             gate.reset()
             out.append(.log("gate: reference reset"))
-        case .setMeshVisible(let v):
-            userMeshVisible = v
-            if hasMapMesh { out.append(.scene(.setMapMeshesVisible(meshesShown))) }
-        case .clearMesh: clearMapMeshes(&out)
+        case .setMeshVisible(let v): mesh(.setUserVisible(v), &out)
+        case .clearMesh: mesh(.clear, &out)
         case .startGps:
             if config?.passGeoPose == true && !gpsRunning {
                 gpsRunning = true
@@ -140,14 +119,14 @@ struct SessionMachine: Sendable {
                 gpsRunning = false
                 out.append(.stopLocationUpdates)
             }
-        case .startObjectTracking: startObjectTracking(&out)
-        case .stopObjectTracking: stopObjectTracking(&out)
-        case .clearObjectMeshes: clearObjectMeshes(&out)
-        case .release: release(now: now, &out)
+        case .startObjectTracking: object(.start, context, &out)
+        case .stopObjectTracking: object(.stop, context, &out)
+        case .clearObjectMeshes: object(.clearMeshes, context, &out)
+        case .release: release(context, &out)
         case .tracking(let s): trackingSignal(s, context, &out)
         case .worldOriginReset: worldOriginReset(context, &out)
         case .frameSourceAttached(let replacing):
-            hasFrameSource = true
+            host.frameSourceAttached()
             if replacing { worldOriginReset(context, &out) }
         case .appActive(let active): appActive(active, context, &out)
         case .sceneAttached: replayScene(&out)
@@ -161,16 +140,35 @@ struct SessionMachine: Sendable {
             }
         case .queryFinished(let id, let outcome): queryFinished(id, outcome, context, &out)
         case .framePreparationFailed(let id, let reason): framePreparationFailed(id, reason, now: now, &out)
-        case .meshFinished(let code, let epoch, let result): meshFinished(code, epoch, result, &out)
-        case .meshShown(let code, let epoch): meshShown(code, epoch, &out)
-        case .meshRejected(let code, let epoch, let reason): meshRejected(code, epoch, reason, &out)
-        case .objectFrameAcquired(let frame): objectFrameAcquired(frame, now: now, &out)
-        case .objectQueryFinished(let id, let outcome): objectQueryFinished(id, outcome, now: now, &out)
+        case .meshFinished(let code, let epoch, let result): mesh(.loaded(mapCode: code, epoch: epoch, result), &out)
+        case .meshShown(let code, let epoch): mesh(.shown(mapCode: code, epoch: epoch), &out)
+        case .meshRejected(let code, let epoch, let reason):
+            mesh(.rejected(mapCode: code, epoch: epoch, reason: reason), &out)
+        case .objectFrameAcquired(let frame): object(.frameAcquired(frame), context, &out)
+        case .objectQueryFinished(let id, let outcome): object(.queryFinished(requestID: id, outcome), context, &out)
         case .objectFramePreparationFailed(let id, let reason):
-            objectQueryFinished(id, .transportFailure(.framePreparationFailed(reason)), now: now, &out)
-        case .objectMeshFinished(let code, let result): objectMeshFinished(code, result, &out)
+            object(.queryFinished(requestID: id, .transportFailure(.framePreparationFailed(reason))), context, &out)
+        case .objectMeshFinished(let code, let result):
+            object(.meshFinished(objectCode: code, result), context, &out)
         }
         return out
+    }
+
+    /// Forwards to the mesh sub-machine.
+    mutating func mesh(_ event: MapMeshes.Event, _ out: inout [SessionAction]) {
+        out += meshes.handle(
+            event, meshVisualization: config?.meshVisualization == true, revealCenter: lastCameraPosition)
+    }
+
+    /// Forwards to the object tracker; it may report that authentication is lost.
+    mutating func object(_ event: ObjectTracker.Event, _ context: SessionContext, _ out: inout [SessionAction]) {
+        let result = objects.handle(
+            event,
+            ObjectTracker.Context(
+                config: config, isAuthenticated: isAuthenticated, trackingNormal: host.isTrackingNormal,
+                appActive: host.appActive, now: context.now))
+        if result.authenticationLost { auth = .failed }
+        out += result.actions
     }
 
     // MARK: Lifecycle (SPEC §7.1)
@@ -216,21 +214,18 @@ struct SessionMachine: Sendable {
         }
     }
 
-    private mutating func release(now: TimeInterval, _ out: inout [SessionAction]) {
-        stop(now: now, &out)
-        stopObjectTracking(&out)
+    private mutating func release(_ context: SessionContext, _ out: inout [SessionAction]) {
+        stop(now: context.now, &out)
+        object(.stop, context, &out)
         if gpsRunning { out.append(.stopLocationUpdates) }
         if hasMapMesh || isMapMeshLoading { out.append(.scene(.removeAllMapMeshes)) }
-        if !objectMeshes.isEmpty || !objectPlacements.isEmpty { out.append(.scene(.removeAllObjectMeshes)) }
+        if objects.hasSceneContent { out.append(.scene(.removeAllObjectMeshes)) }
         if mapRootPose != nil { out.append(.scene(.resetMapRoot)) }
         out.append(.finishStreams)
         var fresh = SessionMachine()
-        fresh.tracking = tracking
-        fresh.trackingState = trackingState
-        fresh.hasFrameSource = hasFrameSource
-        fresh.appActive = appActive
-        fresh.meshEpoch = meshEpoch + 1
-        fresh.objectRequestID = objectRequestID + 1
+        fresh.host = host.afterRelease()
+        fresh.meshes = MapMeshes(after: meshes)
+        fresh.objects = ObjectTracker(after: objects)
         fresh.nextRunID = nextRunID
         self = fresh
     }
@@ -263,7 +258,7 @@ struct SessionMachine: Sendable {
         out.append(.cancelTimer(.autoStart))
         out.append(.cancelTimer(.background))
         backgroundArmed = false
-        silentRetriesUsed = 0
+        retries.attemptStarted()
         activity = .idle
         pendingAttempt = attempt
         startRun(.foreground, escalation: false, resumesRecovery: fromRecovery, context, &out)
@@ -277,10 +272,10 @@ struct SessionMachine: Sendable {
     }
 
     mutating func startAutoIfNeeded(now: TimeInterval, _ out: inout [SessionAction]) {
-        guard let c = config, c.autoLocalize, c.hasMapConfiguration, isAuthenticated, firstFixLatch,
+        guard let c = config, c.autoLocalize, c.hasMapConfiguration, isAuthenticated, retries.firstFixLatch,
             activity == .idle
         else { return }
-        if tracking == .normal && appActive {
+        if host.isTrackingNormal && host.appActive {
             activity = .autoDelay
             out.append(.schedule(.autoStart, after: 1.5))
         } else {
@@ -294,9 +289,6 @@ struct SessionMachine: Sendable {
     ) {
         guard let c = config else { return }
         nextRunID += 1
-        let mode: LocalizationMode = escalation ? .multiFrame : c.localizationMode
-        let needed = mode == .multiFrame ? c.numberOfFrames : 1
-        let window = mode == .multiFrame ? Double(needed) * c.frameCaptureIntervalSeconds + 3 : 3
         var geoHint: GeoCoordinates?
         if c.passGeoPose {
             if let fix = context.geoFix, fix.coordinates.isValid(), context.date.timeIntervalSince(fix.timestamp) <= 30
@@ -307,12 +299,12 @@ struct SessionMachine: Sendable {
             }
         }
         let run = Run(
-            id: nextRunID, kind: kind, isEscalation: escalation, mode: mode, config: c, stage: .capturing,
-            needed: needed, captureDeadline: context.now + window, geoHint: geoHint, resumesRecovery: resumesRecovery)
+            id: nextRunID, kind: kind, escalation: escalation, config: c, now: context.now, geoHint: geoHint,
+            resumesRecovery: resumesRecovery)
         activity = .running(run)
         out.append(.callback(.stageChanged(.capturing, isBackground: kind.isBackground)))
         if escalation { out.append(.log("escalation: one multi-frame run after two consecutive rejections")) }
-        if !hasFrameSource {
+        if !host.hasFrameSource {
             finishCapture(now: context.now, &out)
             return
         }
@@ -325,33 +317,25 @@ struct SessionMachine: Sendable {
         _ id: Int, _ frame: CameraFrame?, now: TimeInterval, _ out: inout [SessionAction]
     ) {
         guard var run = currentRun, run.id == id, run.stage == .capturing else { return }
-        var captured = false
-        if let frame, tracking == .normal, appActive, frame.timestamp > (lastCapturedFrameTime ?? -.infinity) {
-            run.frames.append(frame)
-            lastCapturedFrameTime = frame.timestamp
-            captured = true
-            activity = .running(run)
+        let usable = host.isTrackingNormal && host.appActive
+        let (step, captured) = run.take(frame, usable: usable, after: lastCapturedFrameTime, now: now)
+        if captured, let frame { lastCapturedFrameTime = frame.timestamp }
+        activity = .running(run)
+        switch step {
+        case .send: send(run, &out)
+        case .finish: finishCapture(now: now, &out)
+        case .poll(let delay): out.append(.schedule(.capture, after: delay))
         }
-        if run.frames.count >= run.needed {
-            send(run, &out)
-            return
-        }
-        if now >= run.captureDeadline - 1e-9 {
-            finishCapture(now: now, &out)
-            return
-        }
-        let wait = captured ? run.config.frameCaptureIntervalSeconds : 0.05
-        out.append(.schedule(.capture, after: min(wait, max(0, run.captureDeadline - now))))
     }
 
     private mutating func finishCapture(now: TimeInterval, _ out: inout [SessionAction]) {
         guard let run = currentRun else { return }
-        if run.mode == .multiFrame && run.frames.count >= 4 {
+        if let error = run.captureFailure {
+            endRun(run, now: now, &out)
+            runFailed(run, error, now: now, &out)
+        } else {
             send(run, &out)
-            return
         }
-        endRun(run, now: now, &out)
-        runFailed(run, run.frames.isEmpty ? .noFrames : .notEnoughFrames, now: now, &out)
     }
 
     private mutating func send(_ run: Run, _ out: inout [SessionAction]) {
@@ -386,7 +370,7 @@ struct SessionMachine: Sendable {
     mutating func endRun(_ run: Run, now: TimeInterval, _ out: inout [SessionAction]) {
         out.append(.callback(.stageChanged(.idle, isBackground: run.kind.isBackground)))
         activity = .idle
-        if run.isEscalation { lastEscalationEnd = now }
+        retries.runEnded(isEscalation: run.isEscalation, now: now)
     }
 
     /// Cancels the run in flight (its late response is ignored) and every localization timer.
@@ -407,10 +391,10 @@ struct SessionMachine: Sendable {
         cancelRunAndTimers(now: now, &out)
     }
 
-    private mutating func resetSession(now: TimeInterval, _ out: inout [SessionAction]) {
-        stop(now: now, &out)
-        clearMapMeshes(&out)
-        clearObjectMeshes(&out)
+    private mutating func resetSession(_ context: SessionContext, _ out: inout [SessionAction]) {
+        stop(now: context.now, &out)
+        mesh(.clear, &out)
+        object(.clearMeshes, context, &out)
         gate.reset()
         out.append(.resetFrameSourceWorldOrigin)
         out.append(.scene(.resetMapRoot))
@@ -424,27 +408,9 @@ struct SessionMachine: Sendable {
         hasLocalized = false
         fixInWorld = false
         lastResult = nil
-        silentRetriesUsed = 0
-        firstFixLatch = true
-        recoveryPending = false
-        lastEscalationEnd = nil
-        escalatedSinceBackgroundFire = false
+        retries.reset()
+        meshes.dropRecoveryHold()
         lastError = nil
-    }
-
-    mutating func clearMapMeshes(_ out: inout [SessionAction]) {
-        out.append(.scene(.removeAllMapMeshes))
-        meshes.removeAll()
-        meshLoading.removeAll()
-        meshesAwaitingScene.removeAll()
-        meshEpoch += 1
-    }
-
-    mutating func clearObjectMeshes(_ out: inout [SessionAction]) {
-        out.append(.scene(.removeAllObjectMeshes))
-        objectMeshes.removeAll()
-        objectPlacements.removeAll()
-        hasTrackedObject = false
     }
 
     // MARK: Scene replay (D4)
@@ -453,18 +419,8 @@ struct SessionMachine: Sendable {
     /// current visibility, and the tracked objects.
     private mutating func replayScene(_ out: inout [SessionAction]) {
         if fixInWorld, let pose = mapRootPose { out.append(.scene(.setMapRootPose(pose))) }
-        for mesh in meshes {
-            out.append(
-                .scene(
-                    .addMapMesh(
-                        mesh, visible: meshesShown, revealCenter: lastCameraPosition, epoch: meshEpoch, replay: true)))
-        }
-        for (code, pose) in objectPlacements.sorted(by: { $0.key < $1.key }) {
-            out.append(.scene(.placeObject(code, pose)))
-        }
-        for code in objectMeshes.keys.sorted() {
-            if let mesh = objectMeshes[code] { out.append(.scene(.addObjectMesh(mesh))) }
-        }
+        out += meshes.replay(revealCenter: lastCameraPosition)
+        out += objects.replay
     }
 
     // MARK: Background timer (SPEC §8.8)
@@ -478,12 +434,11 @@ struct SessionMachine: Sendable {
     // MARK: Timers
 
     private mutating func timerFired(_ kind: TimerKind, _ context: SessionContext, _ out: inout [SessionAction]) {
-        let now = context.now
         switch kind {
         case .autoStart:
             guard activity == .autoDelay else { return }
             activity = .idle
-            silentRetriesUsed = 0
+            retries.attemptStarted()
             startRun(.foreground, escalation: false, context, &out)
         case .retry:
             guard case .retryDue(let kind) = activity else { return }
@@ -493,12 +448,12 @@ struct SessionMachine: Sendable {
             if let run = currentRun, run.stage == .capturing { out.append(.acquireFrame(runID: run.id)) }
         case .background:
             backgroundArmed = false
-            escalatedSinceBackgroundFire = false
+            retries.backgroundTimerFired()
             guard isAuthenticated, let c = config, c.backgroundLocalization, c.hasMapConfiguration else { return }
-            if !appActive {
+            if !host.appActive {
                 out.append(.log(Messages.backgroundSkipped))
                 armBackground(&out)
-            } else if tracking != .normal {
+            } else if !host.isTrackingNormal {
                 out.append(.log("Background localization skipped: tracking not normal"))
                 armBackground(&out)
             } else if activity != .idle {
@@ -507,7 +462,7 @@ struct SessionMachine: Sendable {
                 startRun(.background, escalation: false, context, &out)
             }
         case .objectDelay, .objectRetry, .objectBackground, .objectCapture, .objectRestart:
-            objectTimerFired(kind, now: now, &out)
+            object(.timerFired(kind), context, &out)
         }
     }
 }

@@ -70,11 +70,19 @@ public struct MultiSetEnvironment: Sendable {
         DispatchQueue(label: "multiset.frames", qos: .userInitiated)
     }
 
+    /// The app's Caches folder on iOS, tvOS, watchOS and visionOS (`…/Library/Caches/multiset`); elsewhere
     /// `$XDG_CACHE_HOME/multiset`, else `~/.cache/multiset`.
     public static var defaultCacheDirectory: URL {
+        #if os(iOS) || os(tvOS) || os(watchOS) || os(visionOS)
+        let caches =
+            FileManager.default.urls(for: .cachesDirectory, in: .userDomainMask).first
+            ?? FileManager.default.temporaryDirectory
+        return caches.appendingPathComponent("multiset")
+        #else
         if let xdg = ProcessInfo.processInfo.environment["XDG_CACHE_HOME"], !xdg.isEmpty {
             return URL(fileURLWithPath: xdg).appendingPathComponent("multiset")
         }
         return FileManager.default.homeDirectoryForCurrentUser.appendingPathComponent(".cache/multiset")
+        #endif
     }
 }

@@ -52,7 +52,6 @@ final class URLSessionTaskEvents: NSObject, URLSessionDataDelegate, @unchecked S
         var completion: @Sendable (Result<HTTPResponse, TransportError>) -> Void
         var reportedSent = false
         var data = Data()
-        var status = 0
     }
 
     private let lock = NSLock()
@@ -82,14 +81,6 @@ final class URLSessionTaskEvents: NSObject, URLSessionDataDelegate, @unchecked S
         report?()
     }
 
-    func urlSession(
-        _ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
-        completionHandler: @escaping (URLSession.ResponseDisposition) -> Void
-    ) {
-        lock.withLock { entries[dataTask.taskIdentifier]?.status = (response as? HTTPURLResponse)?.statusCode ?? 0 }
-        completionHandler(.allow)
-    }
-
     func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
         lock.withLock { entries[dataTask.taskIdentifier]?.data.append(data) }
     }
@@ -107,7 +98,8 @@ final class URLSessionTaskEvents: NSObject, URLSessionDataDelegate, @unchecked S
             }
             return
         }
-        let status = e.status != 0 ? e.status : (task.response as? HTTPURLResponse)?.statusCode ?? 0
+        // The response's status, read at completion (no response-disposition delegate: the default allows).
+        let status = (task.response as? HTTPURLResponse)?.statusCode ?? 0
         e.completion(.success(HTTPResponse(status: status, body: e.data)))
     }
 }

@@ -18,6 +18,7 @@ let package = Package(
         .library(name: "MultiSetSampleApp", targets: ["MultiSetSampleApp"]),
         // Tools.
         .executable(name: "multiset", targets: ["multiset"]),
+        .executable(name: "multiset-bench-jpeg", targets: ["multiset-bench-jpeg"]),
     ],
     targets: [
         // MARK: SDK side (pure Swift, no system libraries)
@@ -75,6 +76,10 @@ let package = Package(
                 "VPSTestSupport", "VPSProtocol", "MultiSetSDK", "MultiSetSampleKit",
             ]),
 
+        // The SDK's pure-Swift JPEG codec beside libjpeg-turbo (`make bench-jpeg`; the peer stays out of the SDK).
+        .executableTarget(
+            name: "multiset-bench-jpeg", dependencies: ["MultiSetSDK", "VPSImaging", "VPSSimulation", "VPSGeometry"]),
+
         // MARK: Test support and tests
         .target(name: "VPSTestSupport", dependencies: ["VPSGeometry", "VPSImaging", "VPSMap", "VPSSimulation"]),
         .testTarget(name: "VPSGeometryTests", dependencies: ["VPSGeometry", "VPSTestSupport"]),
@@ -86,8 +91,13 @@ let package = Package(
         .testTarget(
             name: "VPSLocalizerTests", dependencies: ["VPSLocalizer", "VPSMap", "VPSSimulation", "VPSTestSupport"]),
         .testTarget(name: "VPSProtocolTests", dependencies: ["VPSProtocol", "VPSTestSupport"]),
-        .testTarget(name: "MultiSetSDKTests", dependencies: ["MultiSetSDK", "VPSTestSupport"]),
-        .testTarget(name: "MultiSetSampleKitTests", dependencies: ["MultiSetSampleKit", "MultiSetSDK"]),
+        // The SDK's own codecs are checked against the engine's peers: libjpeg-turbo (VPSImaging), the GLB
+        // export (VPSMap) and rendered frames (VPSSimulation).
+        .testTarget(
+            name: "MultiSetSDKTests",
+            dependencies: ["MultiSetSDK", "VPSTestSupport", "VPSImaging", "VPSMap", "VPSSimulation", "VPSGeometry"]),
+        .testTarget(
+            name: "MultiSetSampleKitTests", dependencies: ["MultiSetSampleKit", "MultiSetSDK", "VPSMap", "VPSGeometry"]),
         // The demo's timeline against a stub server answering from the ground truth (fast, no engine).
         .testTarget(
             name: "MultiSetDemoTests",
@@ -97,7 +107,10 @@ let package = Package(
         // Simulator → SDK → `multiset serve` → engine on a loopback socket (slower; separate target).
         .testTarget(
             name: "MultiSetSDKEndToEndTests",
-            dependencies: ["MultiSetSDK", "VPSServer", "VPSMap", "VPSSimulation", "VPSImaging", "VPSTestSupport"]),
+            dependencies: [
+                "MultiSetSDK", "MultiSetSampleKit", "VPSServer", "VPSMap", "VPSSimulation", "VPSImaging",
+                "VPSTestSupport",
+            ]),
         .testTarget(
             name: "VPSServerTests",
             dependencies: ["VPSServer", "VPSMap", "VPSSimulation", "VPSImaging", "VPSTestSupport"]),

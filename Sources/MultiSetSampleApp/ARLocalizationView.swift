@@ -15,8 +15,8 @@ public struct ARLocalizationView: View {
     public init(sdkDelegate: MultiSetSDKDelegate, localizationMode: LocalizationMode) {
         _model = StateObject(
             wrappedValue: ARLocalizationViewModel(
-                sdk: SampleSDK.shared, delegate: sdkDelegate, localizationMode: localizationMode,
-                scheduler: DispatchScheduler(queue: .main), locationProvider: SampleSDK.location))
+                sdk: MultiSet.shared, delegate: sdkDelegate, localizationMode: localizationMode,
+                scheduler: DispatchScheduler(queue: .main), locationProvider: CoreLocationProvider.shared))
     }
 
     public var body: some View {
@@ -42,7 +42,7 @@ public struct ARLocalizationView: View {
         }
         .onAppear { model.onAppear() }
         .onDisappear { model.onDisappear() }
-        .onChange(of: scenePhase) { _, phase in SampleSDK.shared.setAppActive(phase == .active) }
+        .onChange(of: scenePhase) { _, phase in model.scenePhaseChanged(AppScenePhase(phase)) }
         .onChange(of: model.shouldNavigateBack) { _, back in if back { dismiss() } }
         .alert(
             model.presentedAlert?.title ?? "", isPresented: .constant(model.presentedAlert != nil),
@@ -62,7 +62,7 @@ public struct ARLocalizationView: View {
         VStack(alignment: .leading) {
             HStack(alignment: .top) {
                 VStack(alignment: .leading, spacing: 6) {
-                    if let card = model.runStatus {
+                    if let card = model.runStatus.card {
                         Label(
                             card.text,
                             systemImage: card.symbol == .tick
@@ -75,7 +75,7 @@ public struct ARLocalizationView: View {
                         Text(gps).font(.caption2).padding(6).background(.thinMaterial)
                     }
                 }
-                .animation(.easeOut, value: model.runStatus)
+                .animation(.easeOut, value: model.runStatus.card)
                 Spacer()
                 Button {
                     model.closeTapped()
@@ -102,6 +102,17 @@ public struct ARLocalizationView: View {
             .padding(.bottom, model.watermarkClearance)
         }
         .padding()
+    }
+}
+@available(iOS 17.0, *)
+extension AppScenePhase {
+    /// SwiftUI's scene phase.
+    init(_ phase: ScenePhase) {
+        switch phase {
+        case .active: self = .active
+        case .background: self = .background
+        default: self = .inactive
+        }
     }
 }
 #endif

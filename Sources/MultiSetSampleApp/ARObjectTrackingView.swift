@@ -11,7 +11,7 @@ public struct ARObjectTrackingView: View {
 
     /// The screen over the delegate the SDK was initialized with.
     public init(sdkDelegate: MultiSetSDKDelegate) {
-        _model = StateObject(wrappedValue: ObjectTrackingViewModel(sdk: SampleSDK.shared, delegate: sdkDelegate))
+        _model = StateObject(wrappedValue: ObjectTrackingViewModel(sdk: MultiSet.shared, delegate: sdkDelegate))
     }
 
     public var body: some View {

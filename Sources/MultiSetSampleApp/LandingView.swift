@@ -8,10 +8,12 @@ import SwiftUI
 public struct LandingView: View {
     @StateObject private var model: LandingViewModel
 
-    /// The screen over the sample's SDK instance; the model keeps one `MultiSetSDKDelegate` for every
-    /// screen (it forwards the delegate's changes).
+    /// The screen over `MultiSet.shared`; the model keeps one `MultiSetSDKDelegate` for every screen (it
+    /// forwards the delegate's changes) and reads credentials typed in Settings from the Keychain.
     public init() {
-        _model = StateObject(wrappedValue: LandingViewModel(sdk: SampleSDK.shared, delegate: MultiSetSDKDelegate()))
+        _model = StateObject(
+            wrappedValue: LandingViewModel(
+                sdk: MultiSet.shared, delegate: MultiSetSDKDelegate(), credentialStorage: KeychainCredentialStorage()))
     }
 
     public var body: some View {
@@ -67,7 +69,7 @@ public struct LandingView: View {
                 ARObjectTrackingView(sdkDelegate: model.delegate).navigationBarBackButtonHidden(true)
             }
             .fullScreenCover(isPresented: $model.showSettings) {
-                SettingsView(model: SettingsViewModel(sdk: SampleSDK.shared, store: ConfigStore()))
+                SettingsView(model: model.makeSettings())
             }
         }
         .onAppear { model.onAppear() }

@@ -3,7 +3,8 @@ import MultiSetSDK
 import MultiSetSampleKit
 import SwiftUI
 
-/// The configuration screen: every setting of `SettingsViewModel`, grouped, with ranges.
+/// The configuration screen: the account (client id, secret, API root; saved to the Keychain), then
+/// every setting of `SettingsViewModel`, grouped, with ranges.
 @available(iOS 17.0, *)
 public struct SettingsView: View {
     @StateObject private var model: SettingsViewModel
@@ -15,6 +16,13 @@ public struct SettingsView: View {
     public var body: some View {
         NavigationStack {
             Form {
+                Section(SettingsViewModel.AccountText.title) {
+                    TextField(SettingsViewModel.AccountText.clientId, text: $model.credentials.clientId)
+                        .textInputAutocapitalization(.never).autocorrectionDisabled()
+                    SecureField(SettingsViewModel.AccountText.clientSecret, text: $model.credentials.clientSecret)
+                    TextField(SettingsViewModel.AccountText.baseURL, text: $model.credentials.baseURL)
+                        .keyboardType(.URL).textInputAutocapitalization(.never).autocorrectionDisabled()
+                }
                 ForEach(model.sections, id: \.title) { section in
                     Section(section.title) {
                         ForEach(section.fields, id: \.id) { field in row(field) }

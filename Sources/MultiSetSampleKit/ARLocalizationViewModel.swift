@@ -15,7 +15,7 @@ public final class ARLocalizationViewModel: ChangeNotifying {
     /// Seconds between polls of the SDK's state.
     public static let pollInterval: Double = 0.1
     /// Seconds a finished run stays on the status card before it fades.
-    public static let statusFadeDelay: Double = 2
+    public static let statusFadeDelay: Double = RunStatusModel.fadeDelay
 
     // MARK: State of the seed
 
@@ -50,8 +50,8 @@ public final class ARLocalizationViewModel: ChangeNotifying {
 
     /// The toast showing, if any.
     public private(set) var toast: Toast?
-    /// The run status card, if showing.
-    public private(set) var runStatus: RunStatusCard?
+    /// The run status card (the seeds' `runStatus`); its `card` is what shows.
+    public let runStatus: RunStatusModel
     /// The failure alert is showing.
     public private(set) var showFailureAlert = false
     /// Its §19.2 message.
@@ -76,7 +76,6 @@ public final class ARLocalizationViewModel: ChangeNotifying {
     private let locationProvider: (any LocationProvider)?
     private var pollTimer: (any ScheduledTimer)?
     private var toastTimer: (any ScheduledTimer)?
-    private var statusTimer: (any ScheduledTimer)?
     private var isActive = false
     /// The background flag of the run whose result is expected next (nil: a result without a run).
     private var pendingRunIsBackground: Bool?
@@ -103,6 +102,8 @@ public final class ARLocalizationViewModel: ChangeNotifying {
         self.scheduler = scheduler
         self.clock = clock
         self.locationProvider = locationProvider
+        runStatus = RunStatusModel(sdk: sdk, delegate: delegate, scheduler: scheduler)
+        runStatus.onChange = { [weak self] in self?.notifyChange() }
     }
 
     private var showAlerts: Bool { sdk.config?.showAlerts == true }
@@ -140,7 +141,7 @@ public final class ARLocalizationViewModel: ChangeNotifying {
     /// `Localize` is enabled: nothing running and tracking normal.
     public var isLocalizeEnabled: Bool { !isLocalizing && isTrackingNormal }
 
-    /// `Localize`.
+    /// `Localize` (and the alerts' `Localize Again`): only while enabled.
     public func startLocalization() {
         guard isLocalizeEnabled else { return }
         sdk.localize()
@@ -150,11 +151,16 @@ public final class ARLocalizationViewModel: ChangeNotifying {
     public func resetWorldOrigin() {
         sdk.resetSession()
         hasLocalized = false
-        runStatus = nil
-        statusTimer?.cancel()
+        runStatus.clear()
         showToastMessage(ToastText.worldOriginReset, success: true)
         sdk.startAutoLocalizationIfNeeded()
         notifyChange()
+    }
+
+    /// The scene phase changed (SwiftUI's `scenePhase`): only going to the background and coming back
+    /// reach the SDK; `.inactive` (Control Center, a permission prompt) is not a background (D5).
+    public func scenePhaseChanged(_ phase: AppScenePhase) {
+        if let active = phase.appActive { sdk.setAppActive(active) }
     }
 
     /// `Hide Mesh` / `Show Mesh`.
@@ -187,7 +193,7 @@ public final class ARLocalizationViewModel: ChangeNotifying {
         case .failure: showFailureAlert = false
         }
         switch button.action {
-        case .localizeAgain: sdk.localize()
+        case .localizeAgain: startLocalization()
         case .resetAndStartOver: resetWorldOrigin()
         case .dismiss, .cancel: break
         case .end:
@@ -266,25 +272,20 @@ public final class ARLocalizationViewModel: ChangeNotifying {
         }
     }
 
+    // The seeds' callbacks (ARLocalizationView, "Callbacks"), plus SPEC §16.5: background runs show only
+    // on the status card, and a correction's toast is not replaced by the success toast right after it.
+
     private func stageChanged(_ newStage: LocalizationStage, isBackground: Bool) {
         if stage == .idle && newStage == .capturing { correctionToastShown = false }
         stage = newStage
         isForegroundRun = newStage != .idle && !isBackground
+        isShowingOverlay = sdk.isShowingOverlay
+        // Also read now, not at the next poll: an alert right after the run must find Localize enabled.
+        isLocalizing = sdk.isLocalizing
         lastRunWasBackground = isBackground
         pendingRunIsBackground = isBackground
-        isShowingOverlay = sdk.isShowingOverlay
         captureProgress = sdk.captureProgress
-        switch newStage {
-        case .capturing:
-            let total = max(1, captureProgress?.total ?? expectedFrames)
-            setStatus(.capturing(index: min((captureProgress?.captured ?? 0) + 1, total), total: total), isBackground)
-        case .uploading: setStatus(.uploading, isBackground)
-        case .awaitingResponse: setStatus(.matching, isBackground)
-        case .idle:
-            // Every run ends with a mark (SPEC §16.5). The result callback, when there is one, follows at
-            // once and replaces this; a silently failed or cancelled run keeps the red mark.
-            if runStatus?.isFinished == false { finishStatus(.notLocalized, isBackground) }
-        }
+        runStatus.receive(RunStatusState(newStage))
         notifyChange()
     }
 
@@ -297,7 +298,7 @@ public final class ARLocalizationViewModel: ChangeNotifying {
     private func succeeded(_ result: LocalizationResult) {
         let background = resultIsBackground()
         hasLocalized = true
-        finishStatus(.localized, background)
+        runStatus.receive(.succeeded)
         if showAlerts && !background && !correctionToastShown {
             showToastMessage(ToastText.success, success: true)
         }
@@ -307,7 +308,7 @@ public final class ARLocalizationViewModel: ChangeNotifying {
 
     private func failed(_ error: String) {
         let background = resultIsBackground()
-        finishStatus(.notLocalized, background)
+        runStatus.receive(.failed)
         if showAlerts && !background {
             failureAlertMessage = userFriendlyMessage(for: error)
             showFailureAlert = true
@@ -317,11 +318,10 @@ public final class ARLocalizationViewModel: ChangeNotifying {
 
     private func discarded(_ info: FalsePositiveInfo) {
         let background = resultIsBackground()
-        finishStatus(.notLocalized, background)
+        runStatus.receive(.failed)
         if showAlerts && !background {
             showToastMessage(ToastText.responseReceived, success: true)
-            falsePositiveMessage = FalsePositiveText.message(
-                rejection: info.rejection, consecutiveCount: info.consecutiveCount)
+            falsePositiveMessage = falsePositiveText(for: info)
             showFalsePositiveAlert = true
         }
         notifyChange()
@@ -336,23 +336,6 @@ public final class ARLocalizationViewModel: ChangeNotifying {
     }
 
     // MARK: Timers
-
-    private func setStatus(_ phase: RunStatusCard.Phase, _ background: Bool) {
-        statusTimer?.cancel()
-        statusTimer = nil
-        runStatus = RunStatusCard(phase: phase, isBackground: background)
-    }
-
-    private func finishStatus(_ phase: RunStatusCard.Phase, _ background: Bool) {
-        setStatus(phase, background)
-        let box = WeakBox(self)
-        statusTimer = scheduler.schedule(after: Self.statusFadeDelay) {
-            guard let model = box.value else { return }
-            model.runStatus = nil
-            model.statusTimer = nil
-            model.notifyChange()
-        }
-    }
 
     /// Shows a toast for 2 s when `showAlerts` is on (a new toast replaces the old one).
     private func showToastMessage(_ message: String, success: Bool) {
@@ -393,16 +376,8 @@ public final class ARLocalizationViewModel: ChangeNotifying {
         update(&isMeshLoading, sdk.isMapMeshLoading)
         update(&isMeshVisible, sdk.isMapMeshVisible)
         update(&watermarkClearance, Double(sdk.watermarkClearance))
-        let progress = sdk.captureProgress
-        update(&captureProgress, progress)
-        if let p = progress, let card = runStatus, case .capturing = card.phase {
-            let total = max(1, p.total)
-            update(
-                &runStatus,
-                RunStatusCard(
-                    phase: .capturing(index: min(p.captured + 1, total), total: total), isBackground: card.isBackground)
-            )
-        }
+        update(&captureProgress, sdk.captureProgress)
+        runStatus.refreshProgress()
         update(&gpsFix, locationProvider?.latest)
         return changed
     }

@@ -22,6 +22,7 @@ extension LandingViewModel: ObservableObject {}
 extension ARLocalizationViewModel: ObservableObject {}
 extension SettingsViewModel: ObservableObject {}
 extension ObjectTrackingViewModel: ObservableObject {}
+extension RunStatusModel: ObservableObject {}
 #else
 extension ChangeNotifying {
     func notifyChange() { onChange?() }

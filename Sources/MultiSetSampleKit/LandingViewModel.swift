@@ -42,6 +42,7 @@ public final class LandingViewModel: ChangeNotifying {
 
     private let sdk: any MultiSetControlling
     private let makeConfig: () -> MultiSetConfig
+    private let credentialStorage: (any CredentialStorage)?
     private var credentialsMissing = false
 
     /// A landing screen.
@@ -49,15 +50,18 @@ public final class LandingViewModel: ChangeNotifying {
     /// - Parameters:
     ///   - sdk: `MultiSet.shared` in the app, a fake in tests.
     ///   - delegate: the callback receiver passed to `initialize`.
-    ///   - makeConfig: builds the config to initialize with (default: ``SDKConfig/buildConfig(environment:store:)``
-    ///     with the standard store).
+    ///   - credentialStorage: credentials typed in Settings (the Keychain in the app).
+    ///   - makeConfig: builds the config to initialize with (default:
+    ///     ``SDKConfig/buildConfig(environment:store:credentials:)`` with the standard store and
+    ///     `credentialStorage`).
     public init(
-        sdk: any MultiSetControlling, delegate: MultiSetSDKDelegate,
-        makeConfig: @escaping () -> MultiSetConfig = { SDKConfig.buildConfig() }
+        sdk: any MultiSetControlling, delegate: MultiSetSDKDelegate, credentialStorage: (any CredentialStorage)? = nil,
+        makeConfig: (() -> MultiSetConfig)? = nil
     ) {
         self.sdk = sdk
         self.delegate = delegate
-        self.makeConfig = makeConfig
+        self.credentialStorage = credentialStorage
+        self.makeConfig = makeConfig ?? { SDKConfig.buildConfig(credentials: credentialStorage) }
         let previous = delegate.onChange
         delegate.onChange = { [weak self] in
             previous?()
@@ -137,6 +141,21 @@ public final class LandingViewModel: ChangeNotifying {
 
     /// The gear.
     public func openSettings() { showSettings = true }
+
+    /// The settings screen's model; credentials saved there re-initialize the SDK.
+    public func makeSettings(store: ConfigStore = ConfigStore()) -> SettingsViewModel {
+        let settings = SettingsViewModel(sdk: sdk, store: store, credentialStorage: credentialStorage)
+        settings.onCredentialsChanged = { [weak self] config in self?.reinitialize(config) }
+        return settings
+    }
+
+    /// New credentials: `release()`, then `initialize` with them (SPEC §14.2).
+    public func reinitialize(_ config: MultiSetConfig) {
+        credentialsMissing = !config.hasCredentials
+        if sdk.isInitialized { sdk.release() }
+        if !credentialsMissing { initialize(config) }
+        notifyChange()
+    }
 
     /// Shows `message` as a toast until ``dismissToast()``.
     public func showToastMessage(_ message: String) {

@@ -59,4 +59,8 @@ public protocol MultiSetControlling: AnyObject {
     func stopObjectTracking()
     /// Removes object meshes.
     func clearObjectMeshes()
+    /// The app's activity (SPEC §10.3).
+    func setAppActive(_ active: Bool)
+    /// Back to uninitialized (SPEC §5.1), before `initialize` with new credentials.
+    func release()
 }

@@ -28,6 +28,9 @@ public final class MultiSetSDKDelegate: MultiSetCallback, ChangeNotifying {
     public private(set) var lastError: String?
     /// The last mapped tracking state, so a screen opened later starts from it.
     public private(set) var trackingState: TrackingState?
+    /// The last stage callback was for a background (or relocalization) run; set before
+    /// `onLocalizationStageChanged` runs, so a run status card can read it there.
+    public private(set) var lastStageWasBackground = false
 
     /// State changed.
     public var onChange: (() -> Void)?
@@ -89,6 +92,7 @@ public final class MultiSetSDKDelegate: MultiSetCallback, ChangeNotifying {
         onLocalizationCorrected?(from, to, trust)
     }
     public func onLocalizationStageChanged(stage: LocalizationStage, isBackground: Bool) {
+        lastStageWasBackground = isBackground
         onLocalizationStageChanged?(stage, isBackground)
     }
 

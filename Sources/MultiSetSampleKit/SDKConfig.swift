@@ -2,7 +2,8 @@ import Foundation
 import MultiSetSDK
 
 /// Where the sample's configuration comes from (SPEC §16.3): the SDK defaults, then the
-/// environment, then what the settings screen saved.
+/// environment, then what the settings screen saved (its settings document, then the credentials typed
+/// in its Account section).
 public enum SDKConfig {
     /// Environment variables read by ``buildConfig(environment:store:)``.
     public enum Variable {
@@ -24,11 +25,13 @@ public enum SDKConfig {
     ///
     /// - Parameters:
     ///   - environment: variables to read (the process environment by default; tests pass a dictionary).
-    ///   - store: saved settings applied last (the standard `UserDefaults` by default); nil for defaults and
-    ///     environment only (what Reset restores).
+    ///   - store: saved settings (the standard `UserDefaults` by default); nil for defaults and environment
+    ///     only (what Reset restores).
+    ///   - credentials: credentials saved in Settings, applied last (the Keychain in the app).
     /// - Returns: an unvalidated config; the SDK validates it.
     public static func buildConfig(
-        environment: [String: String] = ProcessInfo.processInfo.environment, store: ConfigStore? = ConfigStore()
+        environment: [String: String] = ProcessInfo.processInfo.environment, store: ConfigStore? = ConfigStore(),
+        credentials: (any CredentialStorage)? = nil
     ) -> MultiSetConfig {
         var config = MultiSetConfig()
         func value(_ name: String) -> String? {
@@ -45,6 +48,7 @@ public enum SDKConfig {
                 .filter { !$0.isEmpty }
         }
         if let saved = store?.load() { config = saved.applyingCredentials(of: config) }
+        if let typed = credentials?.load() { config = typed.applied(to: config) }
         return config
     }
 }

@@ -98,3 +98,10 @@ public enum FalsePositiveText {
         return consecutiveCount >= 3 ? body + "\n\n" + resetHint(count: consecutiveCount) : body
     }
 }
+
+/// The false-positive alert's body for a rejection (the seeds' `falsePositiveText(for: info)`): on
+/// `.suspectedAliasing` that localizing again will not help, otherwise to move to a distinctive area,
+/// and from the third rejection in a row a pointer to Reset & Start Over.
+public func falsePositiveText(for info: FalsePositiveInfo) -> String {
+    FalsePositiveText.message(rejection: info.rejection, consecutiveCount: info.consecutiveCount)
+}

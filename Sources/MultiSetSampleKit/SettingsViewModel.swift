@@ -19,22 +19,43 @@ public final class SettingsViewModel: ChangeNotifying {
     public private(set) var isPresented = true
     /// Clamps applied by the last Save or Reset (`config: <name> <given> clamped to <used>`).
     public private(set) var validationMessages: [String] = []
+    /// The Account section's draft: client id, secret and API root.
+    public var credentials: Credentials { didSet { notifyChange() } }
     /// State changed.
     public var onChange: (() -> Void)?
+    /// Save changed the credentials: the host re-initializes the SDK with this config (they take
+    /// `release()` then `initialize`, SPEC §14.2).
+    public var onCredentialsChanged: ((MultiSetConfig) -> Void)?
 
     private let sdk: any MultiSetControlling
     private let store: ConfigStore
+    private let credentialStorage: (any CredentialStorage)?
     private let environment: [String: String]
 
     /// A settings screen over the SDK's current config (or the built one before initialization).
+    ///
+    /// - Parameter credentialStorage: where the Account section saves; nil hides nothing but saves nothing.
     public init(
-        sdk: any MultiSetControlling, store: ConfigStore,
+        sdk: any MultiSetControlling, store: ConfigStore, credentialStorage: (any CredentialStorage)? = nil,
         environment: [String: String] = ProcessInfo.processInfo.environment
     ) {
         self.sdk = sdk
         self.store = store
+        self.credentialStorage = credentialStorage
         self.environment = environment
-        draft = SettingsDraft(config: sdk.config ?? SDKConfig.buildConfig(environment: environment, store: store))
+        let current =
+            sdk.config
+            ?? SDKConfig.buildConfig(environment: environment, store: store, credentials: credentialStorage)
+        draft = SettingsDraft(config: current)
+        credentials = Credentials(of: current)
+    }
+
+    /// The Account section's field labels.
+    public enum AccountText {
+        /// Section title.
+        public static let title = "Account"
+        /// Fields.
+        public static let clientId = "Client ID", clientSecret = "Client secret", baseURL = "API base URL"
     }
 
     /// The groups, in order.
@@ -60,9 +81,17 @@ public final class SettingsViewModel: ChangeNotifying {
         set(field, to: value)
     }
 
-    /// `Save`: clamp, persist, `updateConfig`, close.
+    /// `Save`: clamp, persist, `updateConfig`, close; changed credentials are saved to the credential
+    /// storage and handed to ``onCredentialsChanged``.
     public func save() {
+        let before = sdk.config.map { Credentials(of: $0) }
         apply(draft.resolved)
+        let typed = credentials.normalized
+        if let storage = credentialStorage, typed != before?.normalized || sdk.config == nil {
+            storage.save(typed)
+            let config = typed.applied(to: draft.resolved.applyingCredentials(of: sdk.config ?? MultiSetConfig()))
+            onCredentialsChanged?(config)
+        }
         isPresented = false
         notifyChange()
     }

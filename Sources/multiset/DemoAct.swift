@@ -86,7 +86,28 @@ final class DemoAct {
     ///     how to read the newest simulated frame (tests answer from the ground truth).
     func run(
         cacheDirectory: URL,
-        makeTransport: (@escaping @Sendable () -> SimulatedFrame?) -> any HTTPTransport = { _ in URLSessionTransport() }
+        makeTransport: @escaping (@escaping @Sendable () -> SimulatedFrame?) -> any HTTPTransport = { _ in
+            URLSessionTransport()
+        }
+    ) -> Summary {
+        guard Thread.isMainThread else { return walk(cacheDirectory: cacheDirectory, makeTransport: makeTransport) }
+        // The SDK calls its scene on the main actor: from the command line's main thread, the act runs on a
+        // worker thread while this one keeps the main queue serviced.
+        let box = ActResult(act: self, makeTransport: makeTransport)
+        let done = DispatchSemaphore(value: 0)
+        Thread {
+            box.summary = box.act.walk(cacheDirectory: cacheDirectory, makeTransport: box.makeTransport)
+            done.signal()
+        }.start()
+        while done.wait(timeout: .now()) == .timedOut {
+            _ = RunLoop.main.run(mode: .default, before: Date().addingTimeInterval(0.01))
+        }
+        return box.summary ?? Summary(title: title)
+    }
+
+    /// The act itself, off the main thread.
+    private func walk(
+        cacheDirectory: URL, makeTransport: (@escaping @Sendable () -> SimulatedFrame?) -> any HTTPTransport
     ) -> Summary {
         let started = DispatchTime.now().uptimeNanoseconds
         var summary = Summary(title: title)
@@ -99,7 +120,7 @@ final class DemoAct {
         let sdk = MultiSet(
             environment: MultiSetEnvironment(
                 clock: clock, scheduler: clock, transport: transport, cacheDirectory: cacheDirectory,
-                logger: .silent, callbackQueue: ui))
+                logger: .silent, callbackQueue: ui, frameQueue: nil))
         let scene = RecordingScene()
         sdk.setScene(scene)
         sdk.attach(frameSource: recorder)
@@ -314,6 +335,8 @@ final class DemoAct {
             }
             if ended { break }
             ui.sync {}
+            // Scene calls run on the main actor: let them land before the screen is looked at.
+            DispatchQueue.main.sync {}
             ui.sync {
                 clock.advance(by: dt)
                 transport.release(upTo: clock.now())
@@ -357,6 +380,19 @@ final class DemoAct {
             return String(format: "%.1f cm / %.2f°", a.error.meters * 100, a.error.degrees)
         }
         return String(format: "%.2f m / %.0f°", a.error.meters, a.error.degrees)
+    }
+}
+
+/// Hands an act and its result between the command line's main thread and the act's worker thread
+/// (which only starts after the hand-over and finishes before the result is read).
+private final class ActResult: @unchecked Sendable {
+    let act: DemoAct
+    let makeTransport: (@escaping @Sendable () -> SimulatedFrame?) -> any HTTPTransport
+    var summary: DemoAct.Summary?
+
+    init(act: DemoAct, makeTransport: @escaping (@escaping @Sendable () -> SimulatedFrame?) -> any HTTPTransport) {
+        self.act = act
+        self.makeTransport = makeTransport
     }
 }
 

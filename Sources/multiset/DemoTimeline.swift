@@ -19,7 +19,7 @@ struct DemoScreen: Equatable {
         } else if let o = vm.serverWaitOverlay {
             overlay = "“\(o.text)”"
         }
-        if let c = vm.runStatus {
+        if let c = vm.runStatus.card {
             let mark = c.symbol == .tick ? "✓ " : c.symbol == .redMark ? "✗ " : ""
             card = "“\(mark)\(c.text)”"
         }

@@ -22,6 +22,8 @@ import VPSSimulation
         let secret: String
         let venue: Venue
         let root: URL
+        /// Points in the served map (the vertices of the point-cloud mesh the server exports).
+        let pointCount: Int
     }
 
     /// Builds and serves a map of a generated venue from its scan, keeping the scan frames `mapped`
@@ -46,7 +48,7 @@ import VPSSimulation
         if kind == .aliasing { options.neighborsPerFrame = 6 }
         let (map, _) = try MapBuilder.build(
             frames: frames, loadImage: { frozen[$0] }, code: code, name: "room", options: options)
-        try MapFile.write(map, to: data.mapFile(code: code))
+        try MapFile.write(map, to: data.mapFile(code: code), meshTo: data.meshFile(code: code))
         try data.store.createMap(
             MapRecord(
                 id: Identifiers.newID(), accountID: DataDirectory.defaultAccountID, code: code, kind: .map,
@@ -54,13 +56,19 @@ import VPSSimulation
                 createdAt: 1, updatedAt: 1))
         let (clientID, secret) = try data.createClient(name: "sdk-e2e", hasher: SecretHasher(iterations: 1000))
         let metrics = Metrics()
-        let service = VPSService(
-            config: ServerConfig(dataDirectory: root.path), store: data.store,
-            engine: LocalizerEngine(data: data, metrics: metrics), jwtKey: data.jwtKey, metrics: metrics)
-        let server = try HTTPServer(port: 0, threads: 2) { service.handle($0) }
+        // The service signs download links with its public base URL, which needs the port first.
+        let box = ServiceBox()
+        let server = try HTTPServer(port: 0, threads: 2) { request in
+            box.service?.handle(request) ?? VPSServer.HTTPResponse(status: 503)
+        }
+        var serverConfig = ServerConfig(dataDirectory: root.path)
+        serverConfig.publicBaseURL = "http://127.0.0.1:\(server.port)"
+        box.service = VPSService(
+            config: serverConfig, store: data.store, engine: LocalizerEngine(data: data, metrics: metrics),
+            jwtKey: data.jwtKey, metrics: metrics)
         return Served(
             server: server, base: "http://127.0.0.1:\(server.port)/v1", clientID: clientID, secret: secret,
-            venue: venue, root: root)
+            venue: venue, root: root, pointCount: map.positions.count)
     }
 
     /// Waits for the next localization outcome, re-arming nothing: a relocalization loop retries on its
@@ -196,6 +204,8 @@ import VPSSimulation
 extension SDKEndToEndTests {
     /// Counts of one pass through the aliasing venue.
     struct AliasingPass {
+        /// Sign-in worked; localize() calls made; runs that ended without an outcome event.
+        var authenticated = false, attempts = 0, withoutOutcome = 0
         var accepted = 0, wrongAccepted = 0, rejected = 0, failed = 0, rejectionsThatMovedTheScene = 0
         /// Wrong fixes accepted while an anchor was already held (not the unchecked bootstrap, §9.5 step 2).
         var wrongAcceptedAgainstAnAnchor = 0
@@ -228,8 +238,14 @@ extension SDKEndToEndTests {
         sdk.initialize(config: config, callback: NoCallback())
         var pass = AliasingPass()
         while let e = await iterator.next() {
-            if e == .authenticationSuccess { break }
-            if case .authenticationFailure = e { return pass }
+            if e == .authenticationSuccess {
+                pass.authenticated = true
+                break
+            }
+            if case .authenticationFailure(let m) = e {
+                Issue.record("authentication failed: \(m)")
+                return pass
+            }
         }
         while let frame = source.step() {
             sdk.notifyTracking(SimulatedFrameSource.trackingSignal(frame.trackingState))
@@ -238,7 +254,11 @@ extension SDKEndToEndTests {
             let rootBefore = scene.mapRootPose
             let anchored = sdk.hasLocalized
             sdk.localize()
-            guard let outcome = await nextOutcome(&iterator, sdk: sdk) else { break }
+            pass.attempts += 1
+            guard let outcome = await nextOutcome(&iterator, sdk: sdk) else {
+                pass.withoutOutcome += 1
+                break
+            }
             callbacks.sync {}
             switch outcome {
             case .localizationSuccess(let r):
@@ -285,6 +305,12 @@ extension SDKEndToEndTests {
             try? FileManager.default.removeItem(at: served.root)
         }
         let pass = await Self.aliasingPass(served, confidenceCheck: false)
+        // It signed in, sent queries and heard an outcome for every one (declines count: the engine
+        // declines the ambiguous queries here), so the counts below mean something.
+        #expect(pass.authenticated)
+        #expect(pass.attempts >= 10)
+        #expect(pass.withoutOutcome == 0)
+        #expect(pass.accepted + pass.rejected + pass.failed == pass.attempts)
         #expect(pass.wrongAcceptedAgainstAnAnchor == 0)
         #expect(pass.rejectionsThatMovedTheScene == 0)
         #expect(pass.wrongAccepted == 0)
@@ -446,6 +472,16 @@ extension SDKEndToEndTests {
         #expect(proxy.rewrites == 1)
         #expect(rejected != nil)
         #expect(recovered)
+    }
+}
+
+/// The service behind a server started before it (set once, before the first request).
+final class ServiceBox: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value: VPSService?
+    var service: VPSService? {
+        get { lock.withLock { value } }
+        set { lock.withLock { value = newValue } }
     }
 }
 

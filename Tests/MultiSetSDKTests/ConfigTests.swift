@@ -91,7 +91,7 @@ import Testing
         #expect(!GeoCoordinates(latitude: 0, longitude: 0, altitude: 0).isValid())
         #expect(!GeoCoordinates(latitude: 91, longitude: 0, altitude: 0).isValid())
         #expect(GeoCoordinates(latitude: 47, longitude: 8, altitude: 400).isValid())
-        #expect(MultiSetError(kind: .network, message: "x").isTransient)
-        #expect(!MultiSetError(kind: .server, message: "x").isTransient)
+        #expect(MultiSetError(kind: .network, code: .network, message: "x").isTransient)
+        #expect(!MultiSetError(kind: .server, code: .httpError, message: "x").isTransient)
     }
 }

@@ -93,7 +93,9 @@ import VPSGeometry
                     terminalAllowed = true
                 }
             } else if isTerminal(e) {
-                if case .localizationFailure("Not authenticated") = e, !terminalAllowed { continue }
+                if case .localizationFailure(let error) = e, error.code == .notAuthenticated, !terminalAllowed {
+                    continue
+                }
                 if !terminalAllowed { return "terminal callback without a finished run at \(i): \(e)" }
                 terminalAllowed = false
             }
@@ -101,7 +103,7 @@ import VPSGeometry
         for start in quietFrom {
             for e in events[start...] {
                 if case .stageChanged(.capturing, _) = e { break }
-                if isTerminal(e), e != .localizationFailure("Not authenticated") {
+                if isTerminal(e), e != .localizationFailure(.notAuthenticated) {
                     return "terminal after stop: \(e)"
                 }
             }

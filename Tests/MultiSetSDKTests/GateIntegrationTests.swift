@@ -179,7 +179,7 @@ import Testing
         h.answerQuery(200, Bodies.multi(x: 20))  // the escalation is rejected too; it finished now
         h.sdk.localize()
         h.answerQuery(200, Bodies.single())  // agreeing: counter back to 0
-        h.sdk.driver.mutateForTesting { $0.escalatedSinceBackgroundFire = false }
+        h.sdk.driver.mutateForTesting { $0.retries.backgroundTimerFired() }
         h.advance(2)
         for _ in 0..<2 {
             h.sdk.localize()
@@ -190,7 +190,7 @@ import Testing
         // After the cooldown the same pattern escalates again.
         h.sdk.localize()
         h.answerQuery(200, Bodies.single())
-        h.sdk.driver.mutateForTesting { $0.escalatedSinceBackgroundFire = false }
+        h.sdk.driver.mutateForTesting { $0.retries.backgroundTimerFired() }
         h.advance(5)
         for _ in 0..<2 {
             h.sdk.localize()

@@ -131,7 +131,7 @@ import Testing
                 return .respond(200, #"{"_id":"obj1","objectMesh":{"meshLink":"o.glb"}}"#)
             }
             if path.hasSuffix("/file") { return .respond(200, #"{"url":"http://vps.test/v1/files/download?key=o"}"#) }
-            if path.hasSuffix("/files/download") { return .respond(200, "glTF\u{2}\0\0\0\0\0\0\0x") }
+            if path.hasSuffix("/files/download") { return .respondBytes(200, Bodies.glb) }
             return base(request)
         }
         h.start(

@@ -63,10 +63,10 @@ import VPSGeometry
             intrinsics: CameraIntrinsics(fx: 1500, fy: 1510, cx: 960, cy: 700), width: 1920, height: 1440,
             cameraPosition: SIMD3(0, 0, 0), cameraRotation: simd_quatf(ix: 0, iy: 0, iz: 0, r: 1),
             orientation: .portrait, timestamp: 1)
-        let (k, w, h, pose) = FramePreparation.correctedGeometry(frame)
-        #expect(w == 1440 && h == 1920)
-        #expect(k == CameraIntrinsics(fx: 1510, fy: 1500, cx: 740, cy: 960))
-        let x = pose.rotation.act(Vec3(1, 0, 0))
+        let g = FrameGeometry(frame)
+        #expect(g.width == 1440 && g.height == 1920)
+        #expect(g.intrinsics == CameraIntrinsics(fx: 1510, fy: 1500, cx: 740, cy: 960))
+        let x = g.worldFromCamera.rotation.act(Vec3(1, 0, 0))
         #expect(abs(x.y - 1) < 1e-12)
         #expect(FramePreparation.scale(width: 1440, height: 1920) == 0.5)
         #expect(FramePreparation.scale(width: 640, height: 480) == 1)
@@ -83,12 +83,19 @@ import VPSGeometry
     @Test func rotateClockwiseMovesPixels() {
         // 2×1 image: red, green → 1×2: red on top, green below.
         let img = RGBPixels(data: Data([255, 0, 0, 0, 255, 0]), width: 2, height: 1)
-        let r = FramePreparation.rotateClockwise(img)
+        let r = PixelOperations.rotate(img, clockwiseQuarterTurns: 1)
         #expect(r.width == 1 && r.height == 2)
         #expect(r.data == Data([255, 0, 0, 0, 255, 0]))
         let img2 = RGBPixels(data: Data([1, 1, 1, 2, 2, 2]), width: 1, height: 2)
         // top=1, bottom=2 → after clockwise: left=2, right=1.
-        #expect(FramePreparation.rotateClockwise(img2).data == Data([2, 2, 2, 1, 1, 1]))
+        #expect(PixelOperations.rotate(img2, clockwiseQuarterTurns: 1).data == Data([2, 2, 2, 1, 1, 1]))
+        // Four turns, and a half turn twice, are the identity; three turns undo one.
+        let img3 = RGBPixels(data: Data((0..<18).map { UInt8($0) }), width: 3, height: 2)
+        let once = PixelOperations.rotate(img3, clockwiseQuarterTurns: 1)
+        #expect(PixelOperations.rotate(once, clockwiseQuarterTurns: 3) == img3)
+        let half = PixelOperations.rotate(img3, clockwiseQuarterTurns: 2)
+        #expect(PixelOperations.rotate(half, clockwiseQuarterTurns: 2) == img3)
+        #expect(half.data.prefix(3) == Data([15, 16, 17]))
     }
 }
 

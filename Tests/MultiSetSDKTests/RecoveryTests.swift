@@ -7,8 +7,19 @@ import Testing
     /// A harness whose transport also serves the map, file and GLB endpoints.
     static func meshHarness(_ edit: (inout MultiSetConfig) -> Void = { _ in }) -> SDKHarness {
         let h = SDKHarness()
-        let base = h.transport.handler
-        h.transport.handler = { request in
+        h.transport.handler = meshRoutes(glb: Bodies.glb, base: h.transport.handler)
+        h.start(
+            SDKHarness.config {
+                $0.meshVisualization = true; edit(&$0)
+            })
+        return h
+    }
+
+    /// The map, file-link and download endpoints of `MAP_AAAAAAAAAAAA`, serving `glb`; other paths go to `base`.
+    static func meshRoutes(
+        glb: Data, base: @escaping (HTTPRequest) -> FakeTransport.Reply
+    ) -> (HTTPRequest) -> FakeTransport.Reply {
+        { request in
             let path = request.url.path
             if path.hasSuffix("/vps/map/MAP_AAAAAAAAAAAA") {
                 return .respond(
@@ -17,14 +28,9 @@ import Testing
                 )
             }
             if path.hasSuffix("/file") { return .respond(200, #"{"url":"http://vps.test/v1/files/download?key=k"}"#) }
-            if path.hasSuffix("/files/download") { return .respond(200, "glTF\u{2}\0\0\0\0\0\0\0rest") }
+            if path.hasSuffix("/files/download") { return .respondBytes(200, glb) }
             return base(request)
         }
-        h.start(
-            SDKHarness.config {
-                $0.meshVisualization = true; edit(&$0)
-            })
-        return h
     }
 
     @Test func meshLoadsOnceAndIsCached() {

@@ -47,7 +47,7 @@ import Testing
                 return .respond(200, #"{"_id":"m2","mapMesh":{"texturedMesh":{"meshLink":"t.glb"}}}"#)
             }
             if path.hasSuffix("/file") { return .respond(200, #"{"url":"http://vps.test/v1/files/download?key=t"}"#) }
-            if path.hasSuffix("/files/download") { return .respond(200, "glTF\u{2}\0\0\0\0\0\0\0") }
+            if path.hasSuffix("/files/download") { return .respondBytes(200, Bodies.glb) }
             return base(request)
         }
         h.start(

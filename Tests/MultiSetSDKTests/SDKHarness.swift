@@ -1,5 +1,7 @@
 import Foundation
 import Testing
+import VPSGeometry
+import VPSMap
 
 @testable import MultiSetSDK
 
@@ -8,6 +10,7 @@ import Testing
 final class FakeTransport: HTTPTransport, @unchecked Sendable {
     enum Reply {
         case respond(Int, String)
+        case respondBytes(Int, Data)
         case fail(TransportError)
         case pending
     }
@@ -45,6 +48,9 @@ final class FakeTransport: HTTPTransport, @unchecked Sendable {
         case .respond(let status, let body):
             bodySent()
             completion(.success(HTTPResponse(status: status, body: Data(body.utf8))))
+        case .respondBytes(let status, let body):
+            bodySent()
+            completion(.success(HTTPResponse(status: status, body: body)))
         case .fail(let e): completion(.failure(e))
         case .pending:
             lock.withLock { pending.append(Pending(request: request, bodySent: bodySent, completion: completion)) }
@@ -98,6 +104,12 @@ final class FakeFrameSource: FrameSource, @unchecked Sendable {
     var rotation = simd_quatf(ix: 0, iy: 0, iz: 0, r: 1)
     var available = true
     var orientation = FrameOrientation.landscape
+    var image = FrameImage.jpeg(Data([0xFF, 0xD8, 0xFF, 0xD9]))
+    var size = (640, 480)
+    var intrinsics = CameraIntrinsics(fx: 500, fy: 500, cx: 320, cy: 240)
+    /// Called on every acquisition; its answers are kept in `acquisitionsOnQueue`.
+    var onAcquire: (() -> Bool)?
+    private(set) var acquisitionsOnQueue: [Bool] = []
     private(set) var resets = 0
     private(set) var acquired = 0
 
@@ -106,14 +118,13 @@ final class FakeFrameSource: FrameSource, @unchecked Sendable {
     func acquire() -> CameraFrame? {
         let n = lock.withLock {
             acquired += 1
+            if let onAcquire { acquisitionsOnQueue.append(onAcquire()) }
             return acquired
         }
         guard available else { return nil }
         return CameraFrame(
-            image: .jpeg(Data([0xFF, 0xD8, 0xFF, 0xD9])),
-            intrinsics: CameraIntrinsics(fx: 500, fy: 500, cx: 320, cy: 240),
-            width: 640, height: 480, cameraPosition: position, cameraRotation: rotation, orientation: orientation,
-            timestamp: clock.now() + Double(n) * 1e-6)
+            image: image, intrinsics: intrinsics, width: size.0, height: size.1, cameraPosition: position,
+            cameraRotation: rotation, orientation: orientation, timestamp: clock.now() + Double(n) * 1e-6)
     }
 
     func resetWorldOrigin() { lock.withLock { resets += 1 } }
@@ -123,6 +134,7 @@ final class FakeFrameSource: FrameSource, @unchecked Sendable {
 final class RecordingCallback: MultiSetCallback, @unchecked Sendable {
     private let lock = NSLock()
     private(set) var events: [MultiSetEvent] = []
+    private(set) var failureStrings: [String] = []
 
     private func add(_ e: MultiSetEvent) { lock.withLock { events.append(e) } }
 
@@ -130,7 +142,9 @@ final class RecordingCallback: MultiSetCallback, @unchecked Sendable {
     func onAuthenticationSuccess() { add(.authenticationSuccess) }
     func onAuthenticationFailure(error: String) { add(.authenticationFailure(error)) }
     func onLocalizationSuccess(result: LocalizationResult) { add(.localizationSuccess(result)) }
-    func onLocalizationFailure(error: String) { add(.localizationFailure(error)) }
+    /// The string callback; the typed one right after it is what `events` records.
+    func onLocalizationFailure(error: String) { lock.withLock { failureStrings.append(error) } }
+    func onLocalizationError(_ error: MultiSetError) { add(.localizationFailure(error)) }
     func onTrackingStateChanged(state: TrackingState) { add(.trackingStateChanged(state)) }
     func onLocalizationFalsePositive(info: FalsePositiveInfo) { add(.localizationFalsePositive(info)) }
     func onLocalizationCorrected(from: Pose, to: Pose, trust: AnchorTrust) {
@@ -173,13 +187,17 @@ final class SDKHarness: @unchecked Sendable {
     static let token = "aaa.eyJleHAiOjB9.sig"
 
     /// Builds the harness; the token endpoint answers 200 with a one-hour token unless `auto` is off.
-    init(autoToken: Bool = true, tokenLifetime: TimeInterval = 3600) {
+    init(
+        autoToken: Bool = true, tokenLifetime: TimeInterval = 3600, imageCodec: (any ImageCodec)? = nil,
+        frameQueue: DispatchQueue? = nil
+    ) {
         frames = FakeFrameSource(clock: clock)
         cacheDirectory = FileManager.default.temporaryDirectory.appendingPathComponent("multiset-sdk-\(UUID())")
         let logs = self.logs
         let env = MultiSetEnvironment(
-            clock: clock, scheduler: clock, transport: transport, imageCodec: nil, cacheDirectory: cacheDirectory,
-            logger: SDKLogger { logs.add($0) }, callbackQueue: callbackQueue)
+            clock: clock, scheduler: clock, transport: transport, imageCodec: imageCodec,
+            cacheDirectory: cacheDirectory, logger: SDKLogger { logs.add($0) }, callbackQueue: callbackQueue,
+            frameQueue: frameQueue)
         sdk = MultiSet(environment: env)
         sdk.setScene(scene)
         let clock = self.clock
@@ -222,8 +240,15 @@ final class SDKHarness: @unchecked Sendable {
         flush()
     }
 
-    /// Waits for the callback queue to drain (a barrier, not a sleep).
-    func flush() { callbackQueue.sync {} }
+    /// Waits for the callback queue and the main actor (scene calls) to drain, twice over, since a
+    /// scene's answer about a mesh posts an event whose callbacks follow (barriers, not sleeps).
+    func flush() {
+        for _ in 0..<3 {
+            callbackQueue.sync {}
+            DispatchQueue.main.sync {}
+        }
+        callbackQueue.sync {}
+    }
 
     /// All callbacks so far.
     var events: [MultiSetEvent] {
@@ -257,7 +282,7 @@ final class SDKHarness: @unchecked Sendable {
     }
 
     static func failureMessages(_ events: [MultiSetEvent]) -> [String] {
-        events.compactMap { if case .localizationFailure(let m) = $0 { return m } else { return nil } }
+        events.compactMap { if case .localizationFailure(let e) = $0 { return e.message } else { return nil } }
     }
 
     static func successes(_ events: [MultiSetEvent]) -> [LocalizationResult] {
@@ -271,6 +296,12 @@ final class SDKHarness: @unchecked Sendable {
 
 /// Response bodies.
 enum Bodies {
+    /// A small coloured triangle mesh as the server exports it (VPSMap's GLB writer).
+    static let glb = Data(
+        GLB.mesh(
+            positions: [Vec3(0, 0, 0), Vec3(1, 0, 0), Vec3(0, 1, 0), Vec3(0, 0, 1)],
+            colors: [255, 0, 0, 0, 255, 0, 0, 0, 255, 9, 9, 9], triangles: [0, 1, 2, 0, 2, 3]))
+
     /// A single-frame fix: camera at `position` with `rotation` in the map.
     static func single(
         x: Double = 1, y: Double = 0, z: Double = 2, q: (Double, Double, Double, Double) = (0, 0, 0, 1),

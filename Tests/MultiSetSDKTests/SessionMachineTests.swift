@@ -20,7 +20,7 @@ import Testing
         var m = SessionMachine()
         _ = m.handle(.frameSourceAttached(replacing: false), context: context(0))
         _ = m.handle(.tracking(.normal), context: context(0))
-        _ = m.handle(.initialize(SDKHarness.config(edit)), context: context(0))
+        _ = m.handle(.initialize(SDKHarness.config(edit), callbackToken: 1), context: context(0))
         _ = m.handle(.authenticated(.success("t")), context: context(0))
         return m
     }
@@ -29,7 +29,7 @@ import Testing
         var m = Self.authenticated()
         #expect(m.isAuthenticated && m.activity == .idle)
 
-        var actions = m.handle(.localize, context: Self.context(1))
+        var actions = m.handle(.localize(attempt: nil), context: Self.context(1))
         #expect(
             actions == [
                 .cancelTimer(.autoStart), .cancelTimer(.background),
@@ -74,7 +74,7 @@ import Testing
 
     @Test func acceptAppliesSceneThenCallbacksAndNoTimersWithoutBackground() {
         var m = Self.authenticated()
-        _ = m.handle(.localize, context: Self.context(1))
+        _ = m.handle(.localize(attempt: nil), context: Self.context(1))
         _ = m.handle(.frameAcquired(runID: 1, Self.frame(1)), context: Self.context(1))
         let ok = HTTPResponse(status: 200, body: Data(Bodies.single().utf8))
         let actions = m.handle(.queryFinished(runID: 1, .response(ok)), context: Self.context(2))
@@ -97,7 +97,7 @@ import Testing
 
     @Test func stopEmitsIdleOnceAndCancelsEveryTimer() {
         var m = Self.authenticated()
-        _ = m.handle(.localize, context: Self.context(1))
+        _ = m.handle(.localize(attempt: nil), context: Self.context(1))
         let actions = m.handle(.stopLocalization, context: Self.context(1.5))
         #expect(
             actions == [

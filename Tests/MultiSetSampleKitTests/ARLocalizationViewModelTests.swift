@@ -4,412 +4,356 @@ import Testing
 
 @testable import MultiSetSampleKit
 
-/// One AR screen over a fake SDK and a virtual clock.
-final class ARHarness {
-    let sdk: FakeSDK
-    let delegate = MultiSetSDKDelegate()
-    let clock = ManualScheduler()
-    let gps = FakeLocationProvider()
-    let vm: ARLocalizationViewModel
+#if canImport(simd)
+import simd
+#endif
 
-    init(_ config: MultiSetConfig = Fixtures.config(), mode: LocalizationMode? = nil) {
-        sdk = FakeSDK(config: config)
-        sdk.isInitialized = true
-        sdk.isAuthenticated = true
-        vm = ARLocalizationViewModel(
-            sdk: sdk, delegate: delegate, localizationMode: mode, scheduler: clock, clock: clock, locationProvider: gps)
-    }
-
-    /// Tracking normal, screen shown.
-    func appear(tracking: Bool = true) {
-        if tracking { delegate.onTrackingStateChanged(state: .tracking) }
-        vm.onAppear()
-    }
-
-    func stage(_ s: LocalizationStage, background: Bool = false) {
-        sdk.isShowingOverlay = s != .idle && !background
-        sdk.isLocalizing = s != .idle
-        delegate.onLocalizationStageChanged(stage: s, isBackground: background)
-    }
-
-    /// A whole run up to its `.idle`.
-    func run(background: Bool = false, frames: Int = 4) {
-        sdk.captureProgress = CaptureProgress(captured: 0, total: frames)
-        stage(.capturing, background: background)
-        sdk.captureProgress = nil
-        stage(.uploading, background: background)
-        stage(.awaitingResponse, background: background)
-        stage(.idle, background: background)
+/// The AR localization screen over the real SDK: every overlay, card, toast and alert comes from the
+/// SDK's own callbacks and state, on virtual time.
+enum ARConfig {
+    /// Multi-frame, no auto-start, no background runs, no mesh unless asked.
+    static func make(_ edit: (inout MultiSetConfig) -> Void = { _ in }) -> MultiSetConfig {
+        var c = Fixtures.config()
+        c.autoLocalize = false
+        c.backgroundLocalization = false
+        c.meshVisualization = false
+        edit(&c)
+        return c
     }
 }
 
 @Suite struct ARLocalizationLifecycleTests {
-    @Test func appearInstallsCallbacksStartsGpsAndAutoLocalization() {
-        var c = Fixtures.config()
-        c.passGeoPose = true
-        let h = ARHarness(c, mode: .singleFrame)
+    @Test func appearStartsGpsAndAutoLocalizationDisappearStopsThem() {
+        let h = RealARHarness(
+            ARConfig.make {
+                $0.passGeoPose = true
+                $0.autoLocalize = true
+                $0.localizationMode = .singleFrame
+            }, mode: .singleFrame)
         h.appear()
-        #expect(h.sdk.calls == [.setLocalizationMode(.singleFrame), .startGpsUpdates, .startAutoLocalizationIfNeeded])
-        #expect(h.vm.isTrackingNormal && h.delegate.onLocalizationSuccess != nil)
-        h.vm.onDisappear()
-        #expect(h.sdk.calls.suffix(2) == [.stopLocalization, .stopGpsUpdates])
-        #expect(h.clock.pendingCount == 0)
+        #expect(h.gps.started == 1)
+        #expect(h.ui { h.vm.isTrackingNormal && h.delegate.onLocalizationSuccess != nil })
+        #expect(h.transport.queries == 0)
+        h.advance(1.5)
+        #expect(h.transport.queries == 1)
+        #expect(h.ui { h.vm.serverWaitOverlay?.text == "Uploading…" })
+        h.ui { h.vm.onDisappear() }
+        #expect(!h.sdk.isLocalizing && h.gps.stopped == 1)
     }
 
-    @Test func withoutGpsNoGpsCallsAndNoIndicator() {
-        let h = ARHarness()
+    @Test func appliesTheLandingModeOnAppear() {
+        let h = RealARHarness(ARConfig.make(), mode: .singleFrame)
         h.appear()
-        #expect(h.sdk.calls == [.startAutoLocalizationIfNeeded])
-        #expect(h.vm.gpsIndicatorText == nil)
-    }
-
-    @Test func pollsEveryTenthOfASecond() {
-        let h = ARHarness()
-        h.appear()
-        var changes = 0
-        h.vm.onChange = { changes += 1 }
-        #expect(h.clock.pendingDelays.count == 1 && abs(h.clock.pendingDelays[0] - 0.1) < 1e-9)
-        h.sdk.isLocalizing = true
-        h.sdk.hasMapMesh = true
-        h.sdk.isMapMeshLoading = true
-        h.sdk.watermarkClearance = 44
-        #expect(!h.vm.isLocalizing)
-        h.clock.advance(by: 0.05)
-        #expect(!h.vm.isLocalizing)
-        h.clock.advance(by: 0.05)
-        #expect(h.vm.isLocalizing && h.vm.hasMapMesh && h.vm.isMeshLoading && h.vm.watermarkClearance == 44)
-        #expect(changes == 1)
-        h.clock.advance(by: 1)
-        #expect(changes == 1)  // nothing changed: no notification
-        h.vm.onDisappear()
-        h.clock.advance(by: 1)
-        #expect(h.clock.pendingCount == 0)
-    }
-
-    @Test func closeConfirmation() {
-        let h = ARHarness()
-        h.appear()
-        h.vm.closeTapped()
-        let alert = h.vm.presentedAlert
-        #expect(alert?.title == "End localization?")
-        #expect(alert?.buttons.map(\.title) == ["End", "Cancel"])
-        h.vm.tap(alert!.buttons[1])
-        #expect(h.vm.presentedAlert == nil && !h.vm.shouldNavigateBack)
-        #expect(!h.sdk.calls.contains(.stopLocalization))
-        h.vm.closeTapped()
-        h.vm.tap(h.vm.presentedAlert!.buttons[0])
-        #expect(h.vm.shouldNavigateBack)
-        #expect(h.sdk.calls.suffix(2) == [.stopLocalization, .stopGpsUpdates])
+        #expect(h.sdk.config?.localizationMode == .singleFrame)
     }
 
     @Test func localizeButtonFollowsTrackingAndRuns() {
-        let h = ARHarness()
-        h.appear(tracking: false)
-        #expect(!h.vm.isLocalizeEnabled)
-        h.vm.startLocalization()
-        #expect(!h.sdk.calls.contains(.localize))
-        h.delegate.onTrackingStateChanged(state: .tracking)
-        #expect(h.vm.isLocalizeEnabled)
-        h.vm.startLocalization()
-        #expect(h.sdk.calls.last == .localize)
-        h.sdk.isLocalizing = true
-        h.clock.advance(by: 0.1)
-        #expect(!h.vm.isLocalizeEnabled)
-        h.sdk.isLocalizing = false
-        h.clock.advance(by: 0.1)
-        h.delegate.onTrackingStateChanged(state: .paused)
-        #expect(!h.vm.isLocalizeEnabled)
+        let h = RealARHarness(ARConfig.make(), tracking: false)
+        h.appear()
+        #expect(h.ui { !h.vm.isLocalizeEnabled })
+        h.ui { h.vm.startLocalization() }
+        #expect(h.transport.queries == 0 && !h.sdk.isLocalizing)
+        h.sdk.notifyTracking(.normal)
+        h.drain()
+        #expect(h.ui { h.vm.isLocalizeEnabled })
+        h.ui { h.vm.startLocalization() }
+        h.advance(0.1)
+        #expect(h.ui { !h.vm.isLocalizeEnabled && h.vm.isLocalizing })
+        h.sdk.notifyTracking(.limited(.insufficientFeatures))
+        h.drain()
+        #expect(h.ui { !h.vm.isTrackingNormal })
+    }
+
+    @Test func closeConfirmation() {
+        let h = RealARHarness(ARConfig.make())
+        h.appear()
+        h.ui { h.vm.startLocalization() }
+        h.ui { h.vm.closeTapped() }
+        let alert = h.ui { h.vm.presentedAlert }
+        #expect(alert?.title == "End localization?")
+        #expect(alert?.buttons.map(\.title) == ["End", "Cancel"])
+        h.ui { h.vm.tap(alert!.buttons[1]) }
+        #expect(h.ui { h.vm.presentedAlert == nil && !h.vm.shouldNavigateBack })
+        #expect(h.sdk.isLocalizing)
+        h.ui { h.vm.closeTapped() }
+        h.ui { h.vm.tap(h.vm.presentedAlert!.buttons[0]) }
+        #expect(h.ui { h.vm.shouldNavigateBack })
+        #expect(!h.sdk.isLocalizing)
+    }
+
+    /// D5: Control Center or a permission prompt (`.inactive`) is not a background: the run goes on, the
+    /// mesh stays; a real background and return start a new world frame.
+    @Test func inactiveIsNotABackground() {
+        let h = RealARHarness(
+            ARConfig.make {
+                $0.localizationMode = .singleFrame
+                $0.meshVisualization = true
+            })
+        h.appear()
+        h.ui { h.vm.startLocalization() }
+        h.answer(200, Answers.single())
+        h.transport.serveMesh()
+        h.drain()
+        #expect(h.scene.mapMeshesVisible && h.sdk.hasMapMesh)
+        h.ui { h.vm.startLocalization() }
+        h.ui { h.vm.scenePhaseChanged(.inactive) }
+        #expect(h.sdk.isLocalizing && h.scene.mapMeshesVisible)
+        h.ui { h.vm.scenePhaseChanged(.active) }
+        h.answer(200, Answers.single())
+        #expect(h.scene.mapMeshesVisible)
+        #expect(h.ui { h.vm.toastMessage } == "Localization successful")
+        // A real background: the return hides the mesh until the relocalization run's fix.
+        h.ui { h.vm.scenePhaseChanged(.background) }
+        h.ui { h.vm.scenePhaseChanged(.active) }
+        #expect(!h.scene.mapMeshesVisible)
+        #expect(h.transport.queries == 3)
+        h.answer(200, Answers.single())
+        #expect(h.scene.mapMeshesVisible)
     }
 }
 
 @Suite struct AROverlayTests {
-    @Test func frameCaptureOverlayCountsImages() {
-        let h = ARHarness()
+    /// Capture, upload, wait and result of a multi-frame run, as the SDK reports them.
+    @Test func multiFrameRunOverlaysAndCard() {
+        let h = RealARHarness(ARConfig.make())
         h.appear()
-        h.sdk.captureProgress = CaptureProgress(captured: 0, total: 4)
-        h.stage(.capturing)
-        #expect(h.vm.frameCaptureOverlay?.progressText == "Capturing image 1 of 4")
+        h.ui { h.vm.startLocalization() }
+        #expect(h.ui { h.vm.frameCaptureOverlay?.progressText } == "Capturing image 2 of 4")
+        #expect(h.ui { h.vm.runStatus.card?.text } == "Capturing 2/4")
         #expect(FrameCaptureOverlay.instruction == "Move your device slowly across the scene")
-        #expect(h.vm.runStatus?.text == "Capturing 1/4")
-        h.sdk.captureProgress = CaptureProgress(captured: 1, total: 4)
-        h.clock.advance(by: 0.1)
-        #expect(h.vm.frameCaptureOverlay?.progressText == "Capturing image 2 of 4")
-        #expect(h.vm.runStatus?.text == "Capturing 2/4")
-        h.sdk.captureProgress = CaptureProgress(captured: 4, total: 4)
-        h.clock.advance(by: 0.1)
-        #expect(h.vm.frameCaptureOverlay?.progressText == "Capturing image 4 of 4")
-        #expect(h.vm.serverWaitOverlay == nil)
+        h.advance(0.5)
+        #expect(h.ui { h.vm.frameCaptureOverlay?.progressText } == "Capturing image 3 of 4")
+        #expect(h.ui { h.vm.runStatus.card?.text } == "Capturing 3/4")
+        h.advance(1.0)
+        // Four frames: the request is on its way, its body not yet sent.
+        #expect(h.ui { h.vm.frameCaptureOverlay == nil && h.vm.serverWaitOverlay?.text == "Uploading…" })
+        #expect(h.ui { h.vm.runStatus.card?.text == "Uploading…" && h.vm.runStatus.card?.symbol == .spinner })
+        h.transport.bodySent()
+        h.drain()
+        #expect(h.ui { h.vm.serverWaitOverlay?.text } == "Matching against the map…")
+        #expect(h.ui { h.vm.runStatus.card?.text } == "Matching…")
+        h.answer(200, Answers.multi())
+        #expect(h.ui { h.vm.serverWaitOverlay == nil && !h.vm.isForegroundRun && h.vm.hasLocalized })
+        #expect(h.ui { h.vm.runStatus.card?.text == "Localized" && h.vm.runStatus.card?.symbol == .tick })
+        #expect(h.ui { h.vm.toastMessage } == "Localization successful")
+        h.advance(1.9)
+        #expect(h.ui { h.vm.runStatus.card != nil && h.vm.showToast })
+        h.advance(0.1)
+        #expect(h.ui { h.vm.runStatus.card == nil && !h.vm.showToast })
     }
 
-    @Test func serverWaitOverlayThenResult() {
-        let h = ARHarness()
-        h.appear()
-        h.stage(.capturing)
-        h.stage(.uploading)
-        #expect(h.vm.frameCaptureOverlay == nil)
-        #expect(h.vm.serverWaitOverlay?.text == "Uploading…")
-        #expect(h.vm.runStatus?.text == "Uploading…" && h.vm.runStatus?.symbol == .spinner)
-        h.stage(.awaitingResponse)
-        #expect(h.vm.serverWaitOverlay?.text == "Matching against the map…")
-        #expect(h.vm.runStatus?.text == "Matching…")
-        h.stage(.idle)
-        #expect(h.vm.serverWaitOverlay == nil && !h.vm.isForegroundRun)
-    }
-
+    /// A first-until-success retry is a silent gap: the wait overlay stays, the card shows the red mark
+    /// of the run that failed, no alert.
     @Test func silentRetryGapKeepsTheWaitOverlay() {
-        let h = ARHarness()
+        let h = RealARHarness(ARConfig.make { $0.localizationMode = .singleFrame })
         h.appear()
-        h.run()
-        h.sdk.isShowingOverlay = true  // a foreground silent retry is due
-        h.clock.advance(by: 0.1)
-        #expect(h.vm.serverWaitOverlay?.text == "Matching against the map…")
-        #expect(h.vm.frameCaptureOverlay == nil)
+        h.ui { h.vm.startLocalization() }
+        h.answer(200, Answers.notFound)
+        h.advance(0.1)
+        #expect(h.ui { h.vm.serverWaitOverlay?.text } == "Matching against the map…")
+        #expect(h.ui { h.vm.frameCaptureOverlay == nil && h.vm.presentedAlert == nil })
+        #expect(h.ui { h.vm.runStatus.card?.text } == "Not localized")
+        h.advance(0.9)
+        #expect(h.transport.queries == 2)
+        #expect(h.ui { h.vm.runStatus.card?.text } == "Uploading…")
     }
 
+    /// Background refinements show only on the card, prefixed; their results raise no toast or alert.
     @Test func backgroundRunsShowOnlyOnTheCard() {
-        let h = ARHarness()
+        let h = RealARHarness(
+            ARConfig.make {
+                $0.localizationMode = .singleFrame
+                $0.backgroundLocalization = true
+                $0.bgLocalizationDurationSeconds = 10
+                $0.firstLocalizationUntilSuccess = false
+            })
         h.appear()
-        h.sdk.captureProgress = CaptureProgress(captured: 0, total: 4)
-        h.stage(.capturing, background: true)
-        #expect(h.vm.frameCaptureOverlay == nil && h.vm.serverWaitOverlay == nil)
-        #expect(h.vm.runStatus?.text == "Background · Capturing 1/4")
-        #expect(h.vm.lastRunWasBackground)
-        h.stage(.uploading, background: true)
-        #expect(h.vm.runStatus?.text == "Background · Uploading…")
-        h.stage(.awaitingResponse, background: true)
-        #expect(h.vm.runStatus?.text == "Background · Matching…")
-        h.stage(.idle, background: true)
-        h.delegate.onLocalizationSuccess(result: Fixtures.result())
-        #expect(h.vm.runStatus?.text == "Background · Localized" && h.vm.runStatus?.symbol == .tick)
-        #expect(h.vm.toast == nil)
-        h.run(background: true)
-        h.delegate.onLocalizationFailure(error: "Pose not found")
-        #expect(h.vm.runStatus?.text == "Background · Not localized")
-        #expect(!h.vm.showFailureAlert && h.vm.presentedAlert == nil)
-        h.run(background: true)
-        h.delegate.onLocalizationFalsePositive(info: Fixtures.rejection())
-        #expect(!h.vm.showFalsePositiveAlert && h.vm.toast == nil)
-    }
-
-    @Test func statusCardFadesAfterTwoSeconds() {
-        let h = ARHarness()
-        h.appear()
-        h.run()
-        h.delegate.onLocalizationSuccess(result: Fixtures.result())
-        #expect(h.vm.runStatus?.text == "Localized" && h.vm.runStatus?.symbol == .tick)
-        h.clock.advance(by: 1.9)
-        #expect(h.vm.runStatus != nil)
-        h.clock.advance(by: 0.1)
-        #expect(h.vm.runStatus == nil)
-        h.run()
-        h.delegate.onLocalizationFailure(error: "Pose not found")
-        #expect(h.vm.runStatus?.text == "Not localized" && h.vm.runStatus?.symbol == .redMark)
-        h.clock.advance(by: 1)
-        h.stage(.capturing)  // a new run replaces the fading card and cancels its fade
-        h.clock.advance(by: 1.5)
-        #expect(h.vm.runStatus?.text == "Capturing 1/4")
-    }
-
-    @Test func silentlyFailedRunEndsWithARedMark() {
-        let h = ARHarness()
-        h.appear()
-        h.run(background: true)  // e.g. a relocalization attempt: no callback
-        #expect(h.vm.runStatus?.text == "Background · Not localized" && h.vm.runStatus?.symbol == .redMark)
-        h.clock.advance(by: 2)
-        #expect(h.vm.runStatus == nil)
-        h.stage(.capturing)
-        h.stage(.idle)  // cancelled
-        #expect(h.vm.runStatus?.text == "Not localized")
+        h.ui { h.vm.startLocalization() }
+        h.answer(200, Answers.single())
+        h.advance(2)
+        h.advance(8)
+        #expect(h.transport.queries == 2)
+        #expect(h.ui { h.vm.frameCaptureOverlay == nil && h.vm.serverWaitOverlay == nil && h.vm.lastRunWasBackground })
+        #expect(h.ui { h.vm.runStatus.card?.text } == "Background · Uploading…")
+        h.answer(200, Answers.single())
+        #expect(h.ui { h.vm.runStatus.card?.text } == "Background · Localized")
+        #expect(h.ui { h.vm.toast == nil })
+        h.advance(10)
+        h.answer(200, Answers.notFound)
+        #expect(h.ui { h.vm.runStatus.card?.text } == "Background · Not localized")
+        #expect(h.ui { h.vm.presentedAlert == nil })
     }
 
     @Test func singleFrameCounts() {
-        let h = ARHarness(Fixtures.config(mode: .singleFrame))
+        let h = RealARHarness(ARConfig.make { $0.localizationMode = .singleFrame })
+        h.sdk.notifyTracking(.limited(.other))
         h.appear()
-        h.stage(.capturing)
-        #expect(h.vm.frameCaptureOverlay?.progressText == "Capturing image 1 of 1")
-        #expect(h.vm.runStatus?.text == "Capturing 1/1")
+        h.sdk.notifyTracking(.normal)
+        h.drain()
+        h.ui { h.vm.startLocalization() }
+        // Single frame: sent at once.
+        #expect(h.ui { h.vm.runStatus.card?.text } == "Uploading…")
+        #expect(h.sdk.config?.localizationMode == .singleFrame)
     }
 
     @Test func gpsIndicator() {
-        var c = Fixtures.config()
-        c.passGeoPose = true
-        let h = ARHarness(c)
+        let h = RealARHarness(ARConfig.make { $0.passGeoPose = true })
         h.appear()
-        #expect(h.vm.gpsIndicatorText == "GPS searching…")
+        #expect(h.ui { h.vm.gpsIndicatorText } == "GPS searching…")
         h.gps.latest = GeoFix(
             latitude: 52.5, longitude: 13.4, altitude: 40, accuracy: 4.6, timestamp: h.clock.wallDate())
-        h.clock.advance(by: 0.1)
-        #expect(h.vm.gpsIndicatorText == "GPS ±5 m")
-        h.clock.advance(by: 31)
-        #expect(h.vm.gpsIndicatorText == "GPS searching…")  // older than 30 s
+        h.advance(0.1)
+        #expect(h.ui { h.vm.gpsIndicatorText } == "GPS ±5 m")
+        h.advance(31)
+        #expect(h.ui { h.vm.gpsIndicatorText } == "GPS searching…")
         h.gps.latest = GeoFix(latitude: 0, longitude: 0, altitude: 0, accuracy: 3, timestamp: h.clock.wallDate())
-        h.clock.advance(by: 0.1)
-        #expect(h.vm.gpsIndicatorText == "GPS searching…")  // invalid
+        h.advance(0.1)
+        #expect(h.ui { h.vm.gpsIndicatorText } == "GPS searching…")
     }
 
+    /// The loading bar while the mesh downloads, then the toggle, which really hides and shows it.
     @Test func meshLoadingBarAndToggle() {
-        let h = ARHarness()
+        let h = RealARHarness(
+            ARConfig.make {
+                $0.localizationMode = .singleFrame
+                $0.meshVisualization = true
+            })
         h.appear()
-        #expect(h.vm.meshLoadingText == nil && h.vm.meshToggleTitle == nil)
-        h.sdk.isMapMeshLoading = true
-        h.clock.advance(by: 0.1)
-        #expect(h.vm.meshLoadingText == "Loading map mesh…")
-        h.sdk.isMapMeshLoading = false
-        h.sdk.hasMapMesh = true
-        h.clock.advance(by: 0.1)
-        #expect(h.vm.meshLoadingText == nil && h.vm.meshToggleTitle == "Hide Mesh")
-        h.vm.toggleMeshVisibility()
-        #expect(h.sdk.calls.last == .setMeshVisible(false) && h.vm.meshToggleTitle == "Show Mesh")
-        h.clock.advance(by: 0.1)
-        #expect(h.vm.meshToggleTitle == "Show Mesh")
-        h.vm.toggleMeshVisibility()
-        #expect(h.sdk.calls.last == .setMeshVisible(true) && h.vm.meshToggleTitle == "Hide Mesh")
+        #expect(h.ui { h.vm.meshLoadingText == nil && h.vm.meshToggleTitle == nil })
+        h.ui { h.vm.startLocalization() }
+        h.answer(200, Answers.single())
+        h.advance(0.1)
+        #expect(h.ui { h.vm.meshLoadingText } == "Loading map mesh…")
+        #expect(h.transport.serveMesh())
+        h.drain()
+        h.advance(0.1)
+        #expect(h.sdk.hasMapMesh)
+        #expect(h.ui { h.vm.meshLoadingText == nil && h.vm.meshToggleTitle == "Hide Mesh" })
+        #expect(h.scene.mapMeshCodes == ["MAP_TEST00000001"] && h.scene.mapMeshesVisible)
+        h.ui { h.vm.toggleMeshVisibility() }
+        #expect(!h.scene.mapMeshesVisible && h.ui { h.vm.meshToggleTitle } == "Show Mesh")
+        h.advance(0.1)
+        #expect(h.ui { h.vm.meshToggleTitle } == "Show Mesh")
+        h.ui { h.vm.toggleMeshVisibility() }
+        #expect(h.scene.mapMeshesVisible && h.ui { h.vm.meshToggleTitle } == "Hide Mesh")
     }
 }
 
 @Suite struct ARResultTests {
-    @Test func successToastForTwoSeconds() {
-        let h = ARHarness()
-        h.appear()
-        h.run()
-        h.delegate.onLocalizationSuccess(result: Fixtures.result())
-        #expect(h.vm.hasLocalized)
-        #expect(h.vm.showToast && h.vm.toastMessage == "Localization successful" && h.vm.toast?.isSuccess == true)
-        h.clock.advance(by: 1.99)
-        #expect(h.vm.showToast)
-        h.clock.advance(by: 0.01)
-        #expect(!h.vm.showToast && h.vm.toastMessage == "")
-    }
-
     @Test func noToastsOrAlertsWithoutShowAlerts() {
-        let h = ARHarness(Fixtures.config(showAlerts: false))
+        let h = RealARHarness(
+            ARConfig.make {
+                $0.showAlerts = false
+                $0.localizationMode = .singleFrame
+                $0.firstLocalizationUntilSuccess = false
+            })
         h.appear()
-        h.run()
-        h.delegate.onLocalizationSuccess(result: Fixtures.result())
-        h.delegate.onLocalizationCorrected(from: .identity, to: .identity, trust: .trusted)
-        #expect(h.vm.toast == nil)
-        h.run()
-        h.delegate.onLocalizationFailure(error: "Pose not found")
-        h.run()
-        h.delegate.onLocalizationFalsePositive(info: Fixtures.rejection())
-        #expect(h.vm.presentedAlert == nil && h.vm.toast == nil)
-        h.vm.resetWorldOrigin()
-        #expect(h.vm.toast == nil)
-        #expect(h.vm.runStatus == nil)
+        h.ui { h.vm.startLocalization() }
+        h.answer(200, Answers.single())
+        h.ui { h.vm.startLocalization() }
+        h.answer(200, Answers.notFound)
+        #expect(h.ui { h.vm.presentedAlert == nil && h.vm.toast == nil })
+        h.ui { h.vm.resetWorldOrigin() }
+        #expect(h.ui { h.vm.toast == nil && h.vm.runStatus.card == nil })
     }
 
-    @Test func failureAlert() {
-        let h = ARHarness()
+    /// The failure alert, and its `Localize Again`, which only runs while `Localize` is enabled.
+    @Test func failureAlertAndLocalizeAgain() {
+        let h = RealARHarness(
+            ARConfig.make {
+                $0.localizationMode = .singleFrame
+                $0.firstLocalizationUntilSuccess = false
+            })
         h.appear()
-        h.run()
-        h.delegate.onLocalizationFailure(error: "API error: HTTP 409: Map is not active")
-        let alert = h.vm.presentedAlert
-        #expect(h.vm.showFailureAlert)
+        h.ui { h.vm.startLocalization() }
+        h.answer(409, #"{"message":"Map is not active","code":"MAP_NOT_ACTIVE"}"#)
+        let alert = h.ui { h.vm.presentedAlert }
         #expect(alert?.title == "Localization Failed")
         #expect(alert?.message == "The server rejected the request (HTTP 409).")
         #expect(alert?.buttons.map(\.title) == ["Localize Again", "Dismiss"])
-        h.vm.tap(alert!.buttons[0])
-        #expect(h.sdk.calls.last == .localize && !h.vm.showFailureAlert)
-        h.run()
-        h.delegate.onLocalizationFailure(error: "Pose not found")
-        #expect(h.vm.failureAlertMessage.hasPrefix("Couldn't find your position in the map."))
-        let count = h.sdk.calls.count
-        h.vm.tap(h.vm.presentedAlert!.buttons[1])
-        #expect(h.sdk.calls.count == count && h.vm.presentedAlert == nil)
+        #expect(h.ui { h.vm.runStatus.card?.text } == "Not localized")
+        h.ui { h.vm.tap(alert!.buttons[0]) }
+        #expect(h.transport.queries == 2 && h.ui { h.vm.presentedAlert == nil })
+        h.answer(200, Answers.notFound)
+        #expect(h.ui { h.vm.failureAlertMessage.hasPrefix("Couldn't find your position in the map.") })
+        // Tracking lost while the alert shows: Localize Again does nothing (it used to bypass the check).
+        h.sdk.notifyTracking(.limited(.excessiveMotion))
+        h.drain()
+        h.ui { h.vm.tap(h.vm.presentedAlert!.buttons[0]) }
+        #expect(h.transport.queries == 2 && !h.sdk.isLocalizing)
+        #expect(h.ui { h.vm.presentedAlert == nil })
     }
 
-    @Test func failureWithoutARunIsForeground() {
-        let h = ARHarness()
+    /// A trusted anchor (multi-frame bootstrap) discards a far answer: toast, alert, card; three in a row
+    /// point to the reset, whose button starts over.
+    @Test func falsePositiveAlertAndResetAndStartOver() {
+        let h = RealARHarness(ARConfig.make { $0.firstLocalizationUntilSuccess = false })
         h.appear()
-        h.run(background: true)
-        h.delegate.onLocalizationSuccess(result: Fixtures.result())
-        h.delegate.onLocalizationFailure(error: "Not authenticated")
-        #expect(h.vm.failureAlertMessage == "Not signed in. Check the credentials and try again.")
-    }
-
-    @Test func falsePositiveAlertTexts() {
-        let h = ARHarness()
-        h.appear()
-        h.run()
-        h.delegate.onLocalizationFalsePositive(info: Fixtures.rejection(.falsePositive, count: 1))
-        #expect(h.vm.toastMessage == "Localization response received")
-        let alert = h.vm.presentedAlert
+        h.ui { h.vm.startLocalization() }
+        h.captureAll()
+        h.answer(200, Answers.multi())
+        #expect(h.sdk.anchorTrust == .trusted)
+        h.advance(2)
+        h.ui { h.vm.startLocalization() }
+        h.captureAll()
+        h.answer(200, Answers.multi(x: 30))
+        #expect(h.ui { h.vm.toastMessage } == "Localization response received")
+        var alert = h.ui { h.vm.presentedAlert }
         #expect(alert?.title == "Localization Discarded")
-        #expect(
-            alert?.message
-                == "The result did not match your tracked position. Walk a few steps to a well-lit, distinctive area and localize again."
-        )
+        #expect(alert?.message == FalsePositiveText.mismatch)
         #expect(alert?.buttons.map(\.title) == ["Localize Again", "Reset & Start Over", "Dismiss"])
-        #expect(h.vm.runStatus?.text == "Not localized")
-        h.vm.tap(alert!.buttons[2])
-        #expect(h.vm.presentedAlert == nil)
+        #expect(h.ui { h.vm.runStatus.card?.text } == "Not localized")
+        h.ui { h.vm.tap(alert!.buttons[0]) }
+        h.captureAll()
+        h.answer(200, Answers.multi(x: 30))
+        // The second rejection in a row escalates to one more multi-frame run at once (SPEC §8.9).
+        h.captureAll()
+        h.answer(200, Answers.multi(x: 30))
+        alert = h.ui { h.vm.presentedAlert }
+        #expect(alert?.message == FalsePositiveText.mismatch + "\n\n" + FalsePositiveText.resetHint(count: 3))
+        h.ui { h.vm.tap(alert!.buttons[1]) }
+        #expect(!h.sdk.hasLocalized && h.sdk.anchorTrust == nil)
+        #expect(h.ui { !h.vm.hasLocalized && h.vm.toastMessage == "World origin reset" && h.vm.presentedAlert == nil })
+        #expect(h.scene.calls.last == .resetMapRoot)
+    }
 
-        h.run()
-        h.delegate.onLocalizationFalsePositive(info: Fixtures.rejection(.suspectedAliasing, count: 2))
+    /// A provisional anchor is displaced by the next disagreeing fix: the correction toast, not the
+    /// success toast.
+    @Test func correctionToastWithDistanceAndTrust() {
+        let h = RealARHarness(ARConfig.make { $0.localizationMode = .singleFrame })
+        h.appear()
+        h.ui { h.vm.startLocalization() }
+        h.answer(200, Answers.single(x: 1, z: 2))
+        #expect(h.sdk.anchorTrust == .provisional)
+        h.advance(2)
+        h.ui { h.vm.startLocalization() }
+        h.answer(200, Answers.single(x: 4, z: 6))
+        #expect(h.ui { h.vm.toastMessage } == "Map re-anchored 5.0 m (provisional)")
+        #expect(h.ui { h.vm.runStatus.card?.text } == "Localized")
+    }
+
+    /// The seeds' alert body helper.
+    @Test func falsePositiveTexts() {
+        #expect(falsePositiveText(for: Fixtures.rejection(.falsePositive, count: 1)) == FalsePositiveText.mismatch)
         #expect(
-            h.vm.falsePositiveMessage
+            falsePositiveText(for: Fixtures.rejection(.suspectedAliasing, count: 2))
                 == "This place looks like another part of the map. Trying again from here will not help; move somewhere more distinctive first."
         )
-        h.vm.tap(h.vm.presentedAlert!.buttons[0])
-        #expect(h.sdk.calls.last == .localize)
-
-        h.run()
-        h.delegate.onLocalizationFalsePositive(info: Fixtures.rejection(.reestablishing, count: 3))
         #expect(
-            h.vm.falsePositiveMessage
+            falsePositiveText(for: Fixtures.rejection(.reestablishing, count: 3))
                 == "The result did not match your tracked position. Walk a few steps to a well-lit, distinctive area and localize again.\n\n3 responses were discarded in a row. If the map itself looks misplaced, choose Reset & Start Over; the next response becomes the new anchor."
         )
     }
 
-    @Test func resetAndStartOver() {
-        let h = ARHarness()
-        h.appear()
-        h.run()
-        h.delegate.onLocalizationSuccess(result: Fixtures.result())
-        h.run()
-        h.delegate.onLocalizationFalsePositive(info: Fixtures.rejection(count: 4))
-        #expect(
-            h.vm.falsePositiveMessage.hasSuffix(
-                "4 responses were discarded in a row. If the map itself looks misplaced, choose Reset & Start Over; the next response becomes the new anchor."
-            ))
-        h.vm.tap(h.vm.presentedAlert!.buttons[1])
-        #expect(h.sdk.calls.suffix(2) == [.resetSession, .startAutoLocalizationIfNeeded])
-        #expect(!h.vm.hasLocalized && h.vm.toastMessage == "World origin reset" && h.vm.presentedAlert == nil)
-    }
-
-    @Test func correctionToastWithDistanceAndTrust() {
-        let h = ARHarness()
-        h.appear()
-        h.run()
-        let from = Pose(position: SIMD3(0, 0, 0), rotation: Fixtures.identity)
-        let to = Pose(position: SIMD3(3, 0, 4), rotation: Fixtures.identity)
-        h.delegate.onLocalizationCorrected(from: from, to: to, trust: .corroborated)
-        h.delegate.onLocalizationSuccess(result: Fixtures.result())
-        #expect(h.vm.toastMessage == "Map re-anchored 5.0 m (corroborated)")
-        // Background runs show the correction toast too.
-        h.clock.advance(by: 2)
-        h.run(background: true)
-        h.delegate.onLocalizationCorrected(
-            from: from, to: Pose(position: SIMD3(0.25, 0, 0), rotation: Fixtures.identity), trust: .trusted)
-        h.delegate.onLocalizationSuccess(result: Fixtures.result())
-        #expect(
-            h.vm.toastMessage == "Map re-anchored 0.2 m (trusted)"
-                || h.vm.toastMessage == "Map re-anchored 0.3 m (trusted)")
-        #expect(h.vm.runStatus?.text == "Background · Localized")
-        // The next foreground success shows its own toast again.
-        h.clock.advance(by: 2)
-        h.run()
-        h.delegate.onLocalizationSuccess(result: Fixtures.result())
-        #expect(h.vm.toastMessage == "Localization successful")
-    }
-
     @Test func resetButton() {
-        let h = ARHarness()
+        let h = RealARHarness(ARConfig.make { $0.localizationMode = .singleFrame })
         h.appear()
-        h.vm.resetWorldOrigin()
-        #expect(h.sdk.calls.suffix(2) == [.resetSession, .startAutoLocalizationIfNeeded])
-        #expect(h.vm.toastMessage == "World origin reset")
-        h.clock.advance(by: 2)
-        #expect(!h.vm.showToast)
+        h.ui { h.vm.startLocalization() }
+        h.answer(200, Answers.single())
+        h.ui { h.vm.resetWorldOrigin() }
+        #expect(!h.sdk.hasLocalized)
+        #expect(h.ui { h.vm.toastMessage } == "World origin reset")
+        h.advance(2)
+        #expect(h.ui { !h.vm.showToast })
     }
 }

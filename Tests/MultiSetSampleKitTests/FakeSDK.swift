@@ -16,6 +16,7 @@ final class FakeSDK: MultiSetControlling {
         case localize, startAutoLocalizationIfNeeded, stopLocalization, resetSession
         case setMeshVisible(Bool)
         case startGpsUpdates, stopGpsUpdates, startObjectTracking, stopObjectTracking, clearObjectMeshes
+        case setAppActive(Bool), release
     }
 
     var calls: [Call] = []
@@ -69,13 +70,28 @@ final class FakeSDK: MultiSetControlling {
         isObjectTrackingActive = false
     }
     func clearObjectMeshes() { calls.append(.clearObjectMeshes) }
+    func setAppActive(_ active: Bool) { calls.append(.setAppActive(active)) }
+    func release() {
+        calls.append(.release)
+        isInitialized = false
+        isAuthenticated = false
+        config = nil
+    }
 }
 
 /// A GPS source with a settable fix.
-final class FakeLocationProvider: LocationProvider {
-    var latest: GeoFix?
-    func start() {}
-    func stop() {}
+final class FakeLocationProvider: LocationProvider, @unchecked Sendable {
+    private let lock = NSLock()
+    private var fix: GeoFix?
+    private var starts = 0, stops = 0
+    var latest: GeoFix? {
+        get { lock.withLock { fix } }
+        set { lock.withLock { fix = newValue } }
+    }
+    var started: Int { lock.withLock { starts } }
+    var stopped: Int { lock.withLock { stops } }
+    func start() { lock.withLock { starts += 1 } }
+    func stop() { lock.withLock { stops += 1 } }
 }
 
 enum Fixtures {

@@ -15,9 +15,25 @@ public struct RGBPixels: Sendable, Equatable {
         self.width = width
         self.height = height
     }
+
+    /// Packs 4-byte pixels (RGBA or RGBX, row-major, no padding) into RGB, dropping the fourth byte.
+    public init(rgbx: [UInt8], width: Int, height: Int) {
+        var rgb = Data(count: width * height * 3)
+        rgb.withUnsafeMutableBytes { (out: UnsafeMutableRawBufferPointer) in
+            rgbx.withUnsafeBufferPointer { src in
+                for i in 0..<min(width * height, src.count / 4) {
+                    out[3 * i] = src[4 * i]
+                    out[3 * i + 1] = src[4 * i + 1]
+                    out[3 * i + 2] = src[4 * i + 2]
+                }
+            }
+        }
+        self.init(data: rgb, width: width, height: height)
+    }
 }
 
-/// JPEG encoding and decoding, injected because the SDK links no image library (SPEC §3.1).
+/// JPEG encoding and decoding (SPEC §3.1: the SDK links no image library). The default is ImageIO on
+/// Apple platforms and the SDK's own ``SwiftImageCodec`` elsewhere; tests inject their own.
 ///
 /// Without a codec the SDK can only send JPEG frames that are already upright and within 960 px.
 public protocol ImageCodec: Sendable {

@@ -36,7 +36,10 @@ final class MeshLoader: @unchecked Sendable {
                             return
                         }
                         fetchGLB(link: link, cacheName: "mesh_cache/\(id).glb") { glb in
-                            completion(glb.map { MeshPayload(glb: $0, localPose: pose) })
+                            completion(
+                                glb.flatMap { data in
+                                    Self.model(data).map { MeshPayload(glb: data, model: $0, localPose: pose) }
+                                })
                         }
                     }
                 }
@@ -44,8 +47,17 @@ final class MeshLoader: @unchecked Sendable {
         }
     }
 
+    /// Reads a GLB, so a file the scene could not draw fails here with its reason (SPEC §11.5).
+    static func model(_ glb: Data) -> Result<GLBModel, MeshFailure> {
+        do {
+            return .success(try GLBReader.read(glb))
+        } catch {
+            return .failure(MeshFailure(reason: error.description))
+        }
+    }
+
     /// Loads an object's mesh (cached as `object_mesh_cache/<id>.glb`).
-    func loadObject(_ code: String, completion: @escaping @Sendable (Result<Data, MeshFailure>) -> Void) {
+    func loadObject(_ code: String, completion: @escaping @Sendable (Result<ObjectMesh, MeshFailure>) -> Void) {
         getJSON("/vps/object/\(escape(code))") { [self] result in
             switch result {
             case .failure(let f): completion(.failure(f))
@@ -55,7 +67,12 @@ final class MeshLoader: @unchecked Sendable {
                     completion(.failure(MeshFailure(reason: "object has no mesh")))
                     return
                 }
-                fetchGLB(link: link, cacheName: "object_mesh_cache/\(id).glb", completion: completion)
+                fetchGLB(link: link, cacheName: "object_mesh_cache/\(id).glb") { glb in
+                    completion(
+                        glb.flatMap { data in
+                            Self.model(data).map { ObjectMesh(objectCode: code, glb: data, model: $0) }
+                        })
+                }
             }
         }
     }

@@ -4,10 +4,13 @@ import Foundation
 /// tests.
 ///
 /// Every member is callable from any thread. State lives in a value-type ``SessionMachine`` that a
-/// driver feeds one event at a time; callbacks and scene calls arrive in event order on the
-/// environment's `callbackQueue`.
+/// driver feeds one event at a time. Callbacks arrive in event order on the environment's
+/// `callbackQueue` (the main queue unless the environment names another); scene calls and the gizmo
+/// handler always run on the main actor. Frames are acquired and prepared on the environment's frame
+/// queue, never on the caller's thread.
 public final class MultiSet: @unchecked Sendable {
-    /// The process-wide instance over the live environment.
+    /// The process-wide instance over the live environment: callbacks on the main queue, URLSession,
+    /// ImageIO (Apple platforms) or the SDK's own JPEG codec (elsewhere), frame work off the main thread.
     public static let shared = MultiSet()
 
     /// The SDK's semantic version.
@@ -23,10 +26,12 @@ public final class MultiSet: @unchecked Sendable {
     // MARK: Lifecycle (SPEC §7)
 
     /// Validates `config`, then authenticates asynchronously (SPEC §7.1). `callback` is kept
-    /// strongly and receives every event from now on.
+    /// strongly and receives every event from now on, unless the SDK is already initialized and
+    /// authenticated or authenticating: then the call only logs `Already initialized` and the callback
+    /// in force stays.
     public func initialize(config: MultiSetConfig, callback: any MultiSetCallback) {
-        driver.setCallback(callback)
-        driver.post(.initialize(config))
+        let token = driver.park(callback)
+        driver.post(.initialize(config, callbackToken: token))
     }
 
     /// Applies a new configuration to the running SDK from the next run (SPEC §14).
@@ -52,7 +57,7 @@ public final class MultiSet: @unchecked Sendable {
     // MARK: Localization (SPEC §8)
 
     /// Starts a foreground run (SPEC §8.1).
-    public func localize() { driver.post(.localize) }
+    public func localize() { driver.post(.localize(attempt: nil)) }
 
     /// Arms the auto-start (1.5 s after normal tracking) when `autoLocalize` is on, the SDK is
     /// authenticated, no fix was accepted since the last reset and nothing is running or pending.
@@ -114,11 +119,15 @@ public final class MultiSet: @unchecked Sendable {
     /// Sets the GPS source.
     public func setLocationProvider(_ provider: (any LocationProvider)?) { driver.setLocationProvider(provider) }
 
-    /// Sets the scene receiving visual effects.
+    /// Sets the scene receiving visual effects. A new scene receives at once what the SDK holds: the
+    /// map root (when this world frame has a fix), every map mesh with its current visibility, and the
+    /// tracked objects (a screen opened again shows the same map).
     public func setScene(_ scene: (any MultiSetScene)?) { driver.setScene(scene) }
 
-    /// Receives the same pose as `MultiSetScene.setMapRootPose` (the gizmo).
-    public func setGizmoUpdateHandler(_ handler: (@Sendable (Pose) -> Void)?) { driver.setGizmoHandler(handler) }
+    /// Receives the same pose as `MultiSetScene.setMapRootPose` (the gizmo), on the main actor.
+    public func setGizmoUpdateHandler(_ handler: (@MainActor @Sendable (Pose) -> Void)?) {
+        driver.setGizmoHandler(handler)
+    }
 
     // MARK: Properties (SPEC §5.2)
 

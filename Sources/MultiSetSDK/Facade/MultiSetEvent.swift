@@ -9,8 +9,8 @@ public enum MultiSetEvent: Sendable, Equatable {
     case authenticationFailure(String)
     /// `onLocalizationSuccess(result:)`.
     case localizationSuccess(LocalizationResult)
-    /// `onLocalizationFailure(error:)`.
-    case localizationFailure(String)
+    /// `onLocalizationFailure(error:)` with the typed error (its `message` is the callback's string).
+    case localizationFailure(MultiSetError)
     /// `onLocalizationFalsePositive(info:)`.
     case localizationFalsePositive(FalsePositiveInfo)
     /// `onLocalizationCorrected(from:to:trust:)`.
@@ -59,7 +59,9 @@ public enum MultiSetEvent: Sendable, Equatable {
         case .authenticationSuccess: callback.onAuthenticationSuccess()
         case .authenticationFailure(let m): callback.onAuthenticationFailure(error: m)
         case .localizationSuccess(let r): callback.onLocalizationSuccess(result: r)
-        case .localizationFailure(let m): callback.onLocalizationFailure(error: m)
+        case .localizationFailure(let e):
+            callback.onLocalizationFailure(error: e.message)
+            callback.onLocalizationError(e)
         case .localizationFalsePositive(let i): callback.onLocalizationFalsePositive(info: i)
         case .localizationCorrected(let f, let t, let trust):
             callback.onLocalizationCorrected(from: f, to: t, trust: trust)
@@ -76,7 +78,10 @@ public enum MultiSetEvent: Sendable, Equatable {
 }
 
 /// Thrown by ``MultiSet/localizeAndWait()`` when the gate discards the fix.
-public struct LocalizationRejected: Error, Sendable, Equatable {
+public struct LocalizationRejected: Error, Sendable, Equatable, CustomStringConvertible {
     /// The gate's record of the rejection.
     public var info: FalsePositiveInfo
+
+    /// The rejection's summary.
+    public var description: String { info.summary }
 }

@@ -3,9 +3,13 @@ import Foundation
 /// Performs a ``SessionMachine``'s actions: the only place with I/O, timers and threads.
 ///
 /// Events are processed one at a time in arrival order (a re-entrant `post` from inside an action is
-/// queued, not nested). Callbacks and scene calls are enqueued on the callback queue while the
-/// events are drained, so they arrive in event order.
+/// queued, not nested). Callbacks are enqueued on the callback queue and scene calls on the main
+/// actor while the events are drained, so each arrives in event order (and both together when the
+/// callback queue is the main queue). Frames are acquired and prepared on the frame queue.
 final class SessionDriver: @unchecked Sendable {
+    /// Events kept for a slow `events` consumer; older ones are dropped first.
+    static let eventBufferLimit = 256
+
     let environment: MultiSetEnvironment
     private let lock = NSLock()
     private var machine = SessionMachine()
@@ -15,18 +19,28 @@ final class SessionDriver: @unchecked Sendable {
     private var timers: [TimerKind: (token: Int, handle: any ScheduledTimer)] = [:]
     private var timerToken = 0
     private var callback: (any MultiSetCallback)?
+    private var pendingCallbacks: [Int: any MultiSetCallback] = [:]
+    private var nextCallbackToken = 0
     private var scene: (any MultiSetScene)?
     private var frameSource: (any FrameSource)?
     private var locationProvider: (any LocationProvider)?
-    private var gizmoHandler: (@Sendable (Pose) -> Void)?
+    private var gizmoHandler: (@MainActor @Sendable (Pose) -> Void)?
     private var client: APIClient?
     private var meshLoader: MeshLoader?
     private var streams: [Int: AsyncStream<MultiSetEvent>.Continuation] = [:]
-    private var inFlight: [Int: RequestHandle] = [:]
     private var nextStreamID = 0
+    private var inFlight: [Int: RequestHandle] = [:]
+    private var waiters: [Int: CheckedContinuation<LocalizationResult, any Error>] = [:]
+    private var cancelledAttempts: Set<Int> = []
+    private var nextAttemptID = 0
 
     init(environment: MultiSetEnvironment) {
         self.environment = environment
+    }
+
+    deinit {
+        for c in streams.values { c.finish() }
+        for w in waiters.values { w.resume(throwing: CancellationError()) }
     }
 
     // MARK: State access
@@ -42,9 +56,21 @@ final class SessionDriver: @unchecked Sendable {
     /// Token requests sent by the current client (tests).
     var tokenRequestCount: Int { lock.withLock { client }?.tokenRequestCount ?? 0 }
 
-    func setCallback(_ c: any MultiSetCallback) { lock.withLock { callback = c } }
-    func setScene(_ s: (any MultiSetScene)?) { lock.withLock { scene = s } }
-    func setGizmoHandler(_ h: (@Sendable (Pose) -> Void)?) { lock.withLock { gizmoHandler = h } }
+    /// Parks a callback until the machine decides whether `initialize` adopts it (D7).
+    func park(_ c: any MultiSetCallback) -> Int {
+        lock.withLock {
+            nextCallbackToken += 1
+            pendingCallbacks[nextCallbackToken] = c
+            return nextCallbackToken
+        }
+    }
+
+    func setScene(_ s: (any MultiSetScene)?) {
+        lock.withLock { scene = s }
+        if s != nil { post(.sceneAttached) }
+    }
+
+    func setGizmoHandler(_ h: (@MainActor @Sendable (Pose) -> Void)?) { lock.withLock { gizmoHandler = h } }
     func setLocationProvider(_ p: (any LocationProvider)?) { lock.withLock { locationProvider = p } }
 
     /// Attaches a frame source; returns whether one was replaced.
@@ -56,8 +82,10 @@ final class SessionDriver: @unchecked Sendable {
         }
     }
 
+    /// A new stream of every callback from now on; it keeps the newest ``eventBufferLimit`` events for a
+    /// consumer that falls behind and ends on `release()` or when the SDK is deallocated.
     func makeStream() -> AsyncStream<MultiSetEvent> {
-        AsyncStream { continuation in
+        AsyncStream(bufferingPolicy: .bufferingNewest(Self.eventBufferLimit)) { continuation in
             let id: Int = lock.withLock {
                 nextStreamID += 1
                 streams[nextStreamID] = continuation
@@ -67,6 +95,50 @@ final class SessionDriver: @unchecked Sendable {
                 guard let self else { return }
                 _ = self.lock.withLock { self.streams.removeValue(forKey: id) }
             }
+        }
+    }
+
+    // MARK: localizeAndWait
+
+    func newAttemptID() -> Int {
+        lock.withLock {
+            nextAttemptID += 1
+            return nextAttemptID
+        }
+    }
+
+    /// Registers the waiter of `attempt` and starts its run, unless the task was cancelled already.
+    func start(attempt: Int, _ continuation: CheckedContinuation<LocalizationResult, any Error>) {
+        let cancelled: Bool = lock.withLock {
+            if cancelledAttempts.remove(attempt) != nil { return true }
+            waiters[attempt] = continuation
+            return false
+        }
+        if cancelled {
+            continuation.resume(throwing: CancellationError())
+        } else {
+            post(.localize(attempt: attempt))
+        }
+    }
+
+    /// The waiting task was cancelled: cancel its run if it is still the current one.
+    func cancel(attempt: Int) {
+        let registered: Bool = lock.withLock {
+            if waiters[attempt] != nil { return true }
+            cancelledAttempts.insert(attempt)
+            return false
+        }
+        if registered { post(.cancelAttempt(attempt)) }
+    }
+
+    private func finish(_ attempt: Int, _ outcome: AttemptOutcome) {
+        guard let waiter = lock.withLock({ waiters.removeValue(forKey: attempt) }) else { return }
+        switch outcome {
+        case .success(let result): waiter.resume(returning: result)
+        case .failure(let error): waiter.resume(throwing: error)
+        case .rejected(let info): waiter.resume(throwing: LocalizationRejected(info: info))
+        case .cancelled: waiter.resume(throwing: CancellationError())
+        case .ignored: waiter.resume(throwing: MultiSetError.alreadyLocalizing)
         }
     }
 
@@ -90,8 +162,10 @@ final class SessionDriver: @unchecked Sendable {
                 now: environment.clock.now(), date: environment.clock.wallDate(), geoFix: provider?.latest)
             lock.lock()
             let actions = machine.handle(next, context: context)
-            enqueueCallbacks(actions)
+            let ended = enqueueDeliveries(actions)
             lock.unlock()
+            // Finishing runs the stream's termination handler, which takes the lock.
+            for stream in ended { stream.finish() }
             for action in actions { perform(action) }
             lock.lock()
         }
@@ -99,54 +173,102 @@ final class SessionDriver: @unchecked Sendable {
         lock.unlock()
     }
 
-    /// Enqueues callbacks and scene calls in order (lock held).
-    private func enqueueCallbacks(_ actions: [SessionAction]) {
-        let cb = callback
-        let sc = scene
-        let gizmo = gizmoHandler
-        var items: [@Sendable () -> Void] = []
+    /// Enqueues callbacks (callback queue) and scene calls (main actor) in order; lock held. Returns the
+    /// streams to finish once the lock is released.
+    private func enqueueDeliveries(_ actions: [SessionAction]) -> [AsyncStream<MultiSetEvent>.Continuation] {
+        var ended: [AsyncStream<MultiSetEvent>.Continuation] = []
+        var callbackItems: [@Sendable () -> Void] = []
+        var sceneItems: [@MainActor @Sendable () -> Void] = []
+        let onMain = environment.callsBackOnMain
         for action in actions {
             switch action {
+            case .resolveCallback(let token, let adopt):
+                let parked = pendingCallbacks.removeValue(forKey: token)
+                if adopt, let parked { callback = parked }
+            case .finishStreams:
+                ended += streams.values
+                streams.removeAll()
             case .callback(let e):
                 let event = MultiSetEvent(e)
                 for c in streams.values { c.yield(event) }
-                if let cb {
-                    let box = UncheckedBox(cb)
-                    items.append { event.deliver(to: box.value) }
+                guard let cb = callback else { continue }
+                let box = UncheckedBox(cb)
+                if onMain {
+                    sceneItems.append { event.deliver(to: box.value) }
+                } else {
+                    callbackItems.append { event.deliver(to: box.value) }
                 }
             case .scene(let command):
-                let sbox = sc.map { UncheckedBox($0) }
-                items.append {
-                    if let s = sbox?.value { Self.apply(command, to: s) }
+                let sceneBox = scene.map { UncheckedBox($0) }
+                let gizmo = gizmoHandler
+                sceneItems.append { [weak self] in
                     if case .setMapRootPose(let pose) = command { gizmo?(pose) }
+                    let outcome = sceneBox.map { Self.apply(command, to: $0.value) } ?? .done
+                    self?.sceneFinished(command, outcome)
                 }
             default: break
             }
         }
-        guard !items.isEmpty else { return }
-        let all = items
-        environment.callbackQueue.async { for item in all { item() } }
+        if !callbackItems.isEmpty {
+            let all = callbackItems
+            environment.callbackQueue.async { for item in all { item() } }
+        }
+        if !sceneItems.isEmpty {
+            let all = sceneItems
+            DispatchQueue.main.async { MainActor.assumeIsolated { for item in all { item() } } }
+        }
+        return ended
     }
 
-    private static func apply(_ command: SceneCommand, to scene: any MultiSetScene) {
-        switch command {
-        case .setMapRootPose(let p): scene.setMapRootPose(p)
-        case .resetMapRoot: scene.resetMapRoot()
-        case .addMapMesh(let code, let glb, let local, let visible, let center):
-            scene.addMapMesh(mapCode: code, glb: glb, localPose: local, visible: visible, revealCenter: center)
-        case .setMapMeshesVisible(let v): scene.setMapMeshesVisible(v)
-        case .removeAllMapMeshes: scene.removeAllMapMeshes()
-        case .placeObject(let code, let pose): scene.placeObject(objectCode: code, pose: pose)
-        case .addObjectMesh(let code, let glb): scene.addObjectMesh(objectCode: code, glb: glb)
-        case .removeAllObjectMeshes: scene.removeAllObjectMeshes()
+    private enum SceneOutcome {
+        case done
+        case refused(String)
+    }
+
+    @MainActor private static func apply(_ command: SceneCommand, to scene: any MultiSetScene) -> SceneOutcome {
+        do {
+            switch command {
+            case .setMapRootPose(let p): scene.setMapRootPose(p)
+            case .resetMapRoot: scene.resetMapRoot()
+            case .addMapMesh(let mesh, let visible, let center, _, _):
+                try scene.addMapMesh(mesh, visible: visible, revealCenter: center)
+            case .setMapMeshesVisible(let v): scene.setMapMeshesVisible(v)
+            case .removeAllMapMeshes: scene.removeAllMapMeshes()
+            case .placeObject(let code, let pose): scene.placeObject(objectCode: code, pose: pose)
+            case .addObjectMesh(let mesh): try scene.addObjectMesh(mesh)
+            case .removeAllObjectMeshes: scene.removeAllObjectMeshes()
+            }
+            return .done
+        } catch {
+            return .refused(String(describing: error))
+        }
+    }
+
+    /// Reports back what the scene did with a mesh (only meshes need an answer).
+    private func sceneFinished(_ command: SceneCommand, _ outcome: SceneOutcome) {
+        switch (command, outcome) {
+        case (.addMapMesh(let mesh, _, _, let epoch, let replay), .done):
+            if !replay { post(.meshShown(mapCode: mesh.mapCode, epoch: epoch)) }
+        case (.addMapMesh(let mesh, _, _, let epoch, _), .refused(let reason)):
+            post(.meshRejected(mapCode: mesh.mapCode, epoch: epoch, reason: reason))
+        case (.addObjectMesh(let mesh), .refused(let reason)):
+            environment.logger.log(Messages.meshFailed("object \(mesh.objectCode): \(reason)"))
+        default:
+            break
         }
     }
 
     // MARK: Actions
 
+    /// Runs frame work on the frame queue (inline without one).
+    private func onFrameQueue(_ work: @escaping @Sendable () -> Void) {
+        if let queue = environment.frameQueue { queue.async(execute: work) } else { work() }
+    }
+
     private func perform(_ action: SessionAction) {
         switch action {
-        case .callback, .scene: break
+        case .callback, .scene, .resolveCallback, .finishStreams: break
+        case .finishAttempt(let attempt, let outcome): finish(attempt, outcome)
         case .log(let line): environment.logger.log(line)
         case .schedule(let kind, let delay): schedule(kind, after: delay)
         case .cancelTimer(let kind):
@@ -155,9 +277,9 @@ final class SessionDriver: @unchecked Sendable {
         case .authenticate(let c): authenticate(c)
         case .fetchPlanDetails: fetchPlanDetails()
         case .acquireFrame(let id):
-            let source = lock.withLock { frameSource }
-            post(.frameAcquired(runID: id, source?.acquire()))
-        case .sendQuery(let id, let plan): sendQuery(id, plan)
+            let source = lock.withLock { frameSource.map { UncheckedBox($0) } }
+            onFrameQueue { [weak self] in self?.post(.frameAcquired(runID: id, source?.value.acquire())) }
+        case .sendQuery(let id, let plan): onFrameQueue { [weak self] in self?.sendQuery(id, plan) }
         case .cancelQuery(let id): lock.withLock { inFlight.removeValue(forKey: id) }?.cancel()
         case .loadMapMesh(let request):
             guard let loader = lock.withLock({ meshLoader }) else { return }
@@ -170,9 +292,10 @@ final class SessionDriver: @unchecked Sendable {
         case .startLocationUpdates: lock.withLock { locationProvider }?.start()
         case .stopLocationUpdates: lock.withLock { locationProvider }?.stop()
         case .acquireObjectFrame:
-            let source = lock.withLock { frameSource }
-            post(.objectFrameAcquired(source?.acquire()))
-        case .sendObjectQuery(let id, let frame, let codes, let config): sendObjectQuery(id, frame, codes, config)
+            let source = lock.withLock { frameSource.map { UncheckedBox($0) } }
+            onFrameQueue { [weak self] in self?.post(.objectFrameAcquired(source?.value.acquire())) }
+        case .sendObjectQuery(let id, let frame, let codes, let config):
+            onFrameQueue { [weak self] in self?.sendObjectQuery(id, frame, codes, config) }
         case .loadObjectMesh(let code):
             guard let loader = lock.withLock({ meshLoader }) else { return }
             loader.loadObject(code) { [weak self] result in self?.post(.objectMeshFinished(objectCode: code, result)) }
@@ -230,6 +353,7 @@ final class SessionDriver: @unchecked Sendable {
         }
     }
 
+    /// Prepares the run's frames (on the frame queue) and sends the query.
     private func sendQuery(_ id: Int, _ plan: QueryPlan) {
         guard let client = lock.withLock({ client }) else { return }
         var prepared: [PreparedFrame] = []
@@ -240,9 +364,7 @@ final class SessionDriver: @unchecked Sendable {
                         frame, quality: plan.config.imageQuality, codec: environment.imageCodec))
             } catch {
                 environment.logger.log("frame preparation failed: \(error)")
-                post(
-                    .queryFinished(
-                        runID: id, .transportFailure(MultiSetError(kind: .transient, message: Messages.noFrames))))
+                post(.framePreparationFailed(runID: id, reason: error.description))
                 return
             }
         }
@@ -262,14 +384,11 @@ final class SessionDriver: @unchecked Sendable {
 
     private func sendObjectQuery(_ id: Int, _ frame: CameraFrame, _ codes: [String], _ config: MultiSetConfig) {
         guard let client = lock.withLock({ client }) else { return }
-        guard
-            let prepared = try? FramePreparation.prepare(
-                frame, quality: config.imageQuality, codec: environment.imageCodec)
-        else {
-            post(
-                .objectQueryFinished(
-                    requestID: id, .transportFailure(MultiSetError(kind: .transient, message: Messages.noCapturedFrame))
-                ))
+        let prepared: PreparedFrame
+        do {
+            prepared = try FramePreparation.prepare(frame, quality: config.imageQuality, codec: environment.imageCodec)
+        } catch {
+            post(.objectFramePreparationFailed(requestID: id, reason: error.description))
             return
         }
         let body = RequestBuilder.object(codes: codes, frame: prepared, boundary: RequestBuilder.newBoundary())
@@ -285,7 +404,8 @@ private struct PendingTimer: ScheduledTimer {
     func cancel() {}
 }
 
-/// Carries a non-Sendable reference to the callback queue; the SDK only touches it there.
+/// Carries a non-Sendable reference across queues; the SDK only touches it where its contract says
+/// (callbacks on the callback queue, scenes on the main actor, frame sources on the frame queue).
 struct UncheckedBox<T>: @unchecked Sendable {
     let value: T
     init(_ value: T) { self.value = value }

@@ -25,14 +25,6 @@ public struct CameraIntrinsics: Sendable, Equatable {
     }
 }
 
-/// How the delivered image must be turned to be upright (SPEC §4.2).
-public enum FrameOrientation: String, Sendable, Equatable, CaseIterable {
-    /// Upright after a 90° clockwise turn.
-    case portrait
-    /// Upright as delivered.
-    case landscape
-}
-
 /// One frame from a ``FrameSource`` (SPEC §4.2).
 public struct CameraFrame: Sendable, Equatable {
     /// The image as delivered.
@@ -47,7 +39,7 @@ public struct CameraFrame: Sendable, Equatable {
     public var cameraPosition: SIMD3<Float>
     /// Camera orientation: +X right and +Y up along the delivered image, looking down −Z.
     public var cameraRotation: simd_quatf
-    /// How to make the image upright.
+    /// How to turn the image upright (``FrameOrientation``; ARKit's sensor image is landscape-right).
     public var orientation: FrameOrientation
     /// Monotonic seconds, non-decreasing.
     public var timestamp: TimeInterval

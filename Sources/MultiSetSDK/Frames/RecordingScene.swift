@@ -5,8 +5,8 @@ import simd
 #endif
 
 /// A headless ``MultiSetScene`` that records every call (SPEC §3.4); the default on Linux and in
-/// tests.
-public final class RecordingScene: MultiSetScene, @unchecked Sendable {
+/// tests. Its members may be read from any thread.
+public final class RecordingScene: @unchecked Sendable {
     /// One recorded call.
     public enum Call: Equatable, Sendable {
         /// `setMapRootPose`.
@@ -27,11 +27,19 @@ public final class RecordingScene: MultiSetScene, @unchecked Sendable {
         case removeAllObjectMeshes
     }
 
+    /// Why the scene refused a mesh (``refusesMeshes``).
+    public struct Refusal: Error, Equatable, CustomStringConvertible {
+        /// The reason given.
+        public var description: String
+    }
+
     private let lock = NSLock()
     private var recorded: [Call] = []
     private var root = Pose.identity
     private var meshCodes: [String] = []
+    private var meshVertices: [String: Int] = [:]
     private var visible = true
+    private var refusal: String?
 
     /// Creates an empty scene.
     public init() {}
@@ -42,36 +50,16 @@ public final class RecordingScene: MultiSetScene, @unchecked Sendable {
     public var mapRootPose: Pose { lock.withLock { root } }
     /// Map codes with a mesh in the scene.
     public var mapMeshCodes: [String] { lock.withLock { meshCodes } }
+    /// Vertices of each map mesh in the scene.
+    public var mapMeshVertexCounts: [String: Int] { lock.withLock { meshVertices } }
     /// Whether map meshes are shown.
     public var mapMeshesVisible: Bool { lock.withLock { visible } }
-
-    /// Records and applies.
-    public func setMapRootPose(_ pose: Pose) { record(.setMapRootPose(pose)) { root = pose } }
-    /// Records and applies.
-    public func resetMapRoot() { record(.resetMapRoot) { root = .identity } }
-    /// Records and applies.
-    public func addMapMesh(mapCode: String, glb: Data, localPose: Pose, visible: Bool, revealCenter: SIMD3<Float>) {
-        record(.addMapMesh(mapCode: mapCode, bytes: glb.count, localPose: localPose, visible: visible)) {
-            meshCodes.append(mapCode)
-            self.visible = visible
-        }
+    /// While set, `addMapMesh` and `addObjectMesh` throw ``Refusal`` with this reason (a device whose
+    /// renderer cannot take the mesh).
+    public var refusesMeshes: String? {
+        get { lock.withLock { refusal } }
+        set { lock.withLock { refusal = newValue } }
     }
-    /// Records and applies.
-    public func setMapMeshesVisible(_ visible: Bool) {
-        record(.setMapMeshesVisible(visible)) { self.visible = visible }
-    }
-    /// Records and applies.
-    public func removeAllMapMeshes() { record(.removeAllMapMeshes) { meshCodes.removeAll() } }
-    /// Records.
-    public func placeObject(objectCode: String, pose: Pose) {
-        record(.placeObject(objectCode: objectCode, pose: pose)) {}
-    }
-    /// Records.
-    public func addObjectMesh(objectCode: String, glb: Data) {
-        record(.addObjectMesh(objectCode: objectCode, bytes: glb.count)) {}
-    }
-    /// Records.
-    public func removeAllObjectMeshes() { record(.removeAllObjectMeshes) {} }
 
     private func record(_ call: Call, _ apply: () -> Void) {
         lock.withLock {
@@ -79,4 +67,42 @@ public final class RecordingScene: MultiSetScene, @unchecked Sendable {
             apply()
         }
     }
+}
+
+extension RecordingScene: MultiSetScene {
+    /// Records and applies.
+    public nonisolated func setMapRootPose(_ pose: Pose) { record(.setMapRootPose(pose)) { root = pose } }
+    /// Records and applies.
+    public nonisolated func resetMapRoot() { record(.resetMapRoot) { root = .identity } }
+    /// Records and applies; throws ``Refusal`` while ``refusesMeshes`` is set.
+    public nonisolated func addMapMesh(_ mesh: MapMesh, visible: Bool, revealCenter: SIMD3<Float>) throws {
+        if let reason = refusesMeshes { throw Refusal(description: reason) }
+        record(.addMapMesh(mapCode: mesh.mapCode, bytes: mesh.glb.count, localPose: mesh.localPose, visible: visible)) {
+            meshCodes.append(mesh.mapCode)
+            meshVertices[mesh.mapCode] = mesh.model.vertexCount
+            self.visible = visible
+        }
+    }
+    /// Records and applies.
+    public nonisolated func setMapMeshesVisible(_ visible: Bool) {
+        record(.setMapMeshesVisible(visible)) { self.visible = visible }
+    }
+    /// Records and applies.
+    public nonisolated func removeAllMapMeshes() {
+        record(.removeAllMapMeshes) {
+            meshCodes.removeAll()
+            meshVertices.removeAll()
+        }
+    }
+    /// Records.
+    public nonisolated func placeObject(objectCode: String, pose: Pose) {
+        record(.placeObject(objectCode: objectCode, pose: pose)) {}
+    }
+    /// Records; throws ``Refusal`` while ``refusesMeshes`` is set.
+    public nonisolated func addObjectMesh(_ mesh: ObjectMesh) throws {
+        if let reason = refusesMeshes { throw Refusal(description: reason) }
+        record(.addObjectMesh(objectCode: mesh.objectCode, bytes: mesh.glb.count)) {}
+    }
+    /// Records.
+    public nonisolated func removeAllObjectMeshes() { record(.removeAllObjectMeshes) {} }
 }

@@ -18,18 +18,17 @@ enum QueryResponse {
     /// Evaluates steps 2–4 on a 200 body.
     static func parse(_ body: Data, multiFrame: Bool) -> Result<ParsedFix, MultiSetError> {
         guard let json = JSONValue.parse(body), case .object = json, let found = json["poseFound"]?.bool else {
-            return .failure(MultiSetError(kind: .server, message: Messages.undecodable))
+            return .failure(.undecodableResponse)
         }
         guard found else {
-            let message = json["message"]?.string.flatMap { $0.isEmpty ? nil : $0 } ?? Messages.poseNotFound
-            return .failure(MultiSetError(kind: .transient, message: message))
+            return .failure(.poseNotFound(json["message"]?.string.flatMap { $0.isEmpty ? nil : $0 }))
         }
         let poseJSON: (JSONValue?, JSONValue?) =
             multiFrame
             ? (json["estimatedPose"]?["position"], json["estimatedPose"]?["rotation"])
             : (json["position"], json["rotation"])
         guard let pose = rigid(position: poseJSON.0, rotation: poseJSON.1) else {
-            return .failure(MultiSetError(kind: .transient, message: Messages.missingPose))
+            return .failure(.missingPoseData)
         }
         let tracking =
             multiFrame

@@ -7,7 +7,7 @@ enum CallbackEvent: Sendable, Equatable {
     case authenticationSuccess
     case authenticationFailure(String)
     case localizationSuccess(LocalizationResult)
-    case localizationFailure(String)
+    case localizationFailure(MultiSetError)
     case falsePositive(FalsePositiveInfo)
     case corrected(from: Pose, to: Pose, trust: AnchorTrust)
     case anchorTrustChanged(AnchorTrust)
@@ -24,11 +24,12 @@ enum CallbackEvent: Sendable, Equatable {
 enum SceneCommand: Sendable, Equatable {
     case setMapRootPose(Pose)
     case resetMapRoot
-    case addMapMesh(mapCode: String, glb: Data, localPose: Pose, visible: Bool, revealCenter: SIMD3<Float>)
+    /// `replay`: the mesh is already the SDK's; only a newly set scene lacks it.
+    case addMapMesh(MapMesh, visible: Bool, revealCenter: SIMD3<Float>, epoch: Int, replay: Bool)
     case setMapMeshesVisible(Bool)
     case removeAllMapMeshes
     case placeObject(String, Pose)
-    case addObjectMesh(String, Data)
+    case addObjectMesh(ObjectMesh)
     case removeAllObjectMeshes
 }
 
@@ -50,8 +51,25 @@ struct MeshRequest: Sendable, Equatable {
     var epoch: Int
 }
 
+/// How a `localizeAndWait()` attempt ended.
+enum AttemptOutcome: Sendable, Equatable {
+    case success(LocalizationResult)
+    case failure(MultiSetError)
+    case rejected(FalsePositiveInfo)
+    /// The run ended without a result (stop, reset, tracking break, app inactive, release).
+    case cancelled
+    /// `localize()` was ignored: a run or retry was already pending.
+    case ignored
+}
+
 /// What the session asks its driver to do.
 enum SessionAction: Sendable, Equatable {
+    /// Make the callback waiting under `token` the SDK's callback (`adopt`), or drop it.
+    case resolveCallback(token: Int, adopt: Bool)
+    /// Resolve a `localizeAndWait()` caller.
+    case finishAttempt(Int, AttemptOutcome)
+    /// End every `events` stream (release).
+    case finishStreams
     case callback(CallbackEvent)
     case scene(SceneCommand)
     case log(String)

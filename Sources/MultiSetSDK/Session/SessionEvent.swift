@@ -5,9 +5,13 @@ import Foundation
 /// The driver feeds events to ``SessionMachine/handle(_:context:)`` one at a time.
 enum SessionEvent: Sendable {
     // MARK: API calls
-    case initialize(MultiSetConfig)
+    /// `initialize`; the callback waits in the driver under `callbackToken` until the machine adopts it.
+    case initialize(MultiSetConfig, callbackToken: Int)
     case updateConfig(MultiSetConfig)
-    case localize
+    /// `localize()`; `attempt` identifies a `localizeAndWait()` caller.
+    case localize(attempt: Int?)
+    /// The `localizeAndWait()` task of `attempt` was cancelled.
+    case cancelAttempt(Int)
     case startAutoLocalizationIfNeeded
     case stopLocalization
     case resetSession
@@ -26,6 +30,8 @@ enum SessionEvent: Sendable {
     case worldOriginReset
     case frameSourceAttached(replacing: Bool)
     case appActive(Bool)
+    /// A scene was set: it receives the current map root, meshes and objects.
+    case sceneAttached
 
     // MARK: Timers and I/O
     case timerFired(TimerKind)
@@ -34,10 +40,17 @@ enum SessionEvent: Sendable {
     case frameAcquired(runID: Int, CameraFrame?)
     case bodySent(runID: Int)
     case queryFinished(runID: Int, APIOutcome)
+    /// The run's frames could not be prepared (no request was sent).
+    case framePreparationFailed(runID: Int, reason: String)
     case meshFinished(mapCode: String, epoch: Int, Result<MeshPayload, MeshFailure>)
+    /// The scene showed a new map mesh.
+    case meshShown(mapCode: String, epoch: Int)
+    /// The scene could not show a map mesh.
+    case meshRejected(mapCode: String, epoch: Int, reason: String)
     case objectFrameAcquired(CameraFrame?)
     case objectQueryFinished(requestID: Int, APIOutcome)
-    case objectMeshFinished(objectCode: String, Result<Data, MeshFailure>)
+    case objectFramePreparationFailed(requestID: Int, reason: String)
+    case objectMeshFinished(objectCode: String, Result<ObjectMesh, MeshFailure>)
 }
 
 /// An authentication failure message (`Authentication Failed: …`).
@@ -50,9 +63,10 @@ struct MeshFailure: Error, Sendable, Equatable {
     var reason: String
 }
 
-/// A loaded map mesh.
+/// A loaded map mesh before the scene has it.
 struct MeshPayload: Sendable, Equatable {
     var glb: Data
+    var model: GLBModel
     var localPose: Pose
 }
 

@@ -3,7 +3,8 @@ import Foundation
 extension SessionMachine {
     // MARK: Runtime configuration (SPEC §14)
 
-    mutating func updateConfig(_ given: MultiSetConfig, now: TimeInterval, _ out: inout [SessionAction]) {
+    mutating func updateConfig(_ given: MultiSetConfig, _ context: SessionContext, _ out: inout [SessionAction]) {
+        let now = context.now
         guard isInitialized, let old = config else {
             out.append(.log(Messages.updateIgnored))
             return
@@ -22,8 +23,9 @@ extension SessionMachine {
         if mapChanged {
             stop(now: now, &out)
             gate.reset()
-            clearMapMeshes(&out)
+            mesh(.clear, &out)
             out.append(.scene(.resetMapRoot))
+            mapRootPose = nil
             clearFixState()
             startAutoIfNeeded(now: now, &out)
         } else if c.poseConsistencyCheck != old.poseConsistencyCheck {
@@ -50,12 +52,9 @@ extension SessionMachine {
             gpsRunning = false
             out.append(.stopLocationUpdates)
         }
-        if !c.meshVisualization && old.meshVisualization { clearMapMeshes(&out) }
+        if !c.meshVisualization && old.meshVisualization { mesh(.clear, &out) }
         if c.objectCodes != old.objectCodes && !old.objectCodes.isEmpty {
-            stopObjectTracking(&out)
-            out.append(.scene(.removeAllObjectMeshes))
-            objectMeshes.removeAll()
-            hasTrackedObject = false
+            object(.codesChanged, context, &out)
         }
     }
 }

@@ -19,7 +19,7 @@ extension SessionMachine {
         case .authenticationLost(let message):
             auth = .failed
             out.append(.callback(.authenticationFailure(message)))
-            runFailed(run, MultiSetError(kind: .auth, message: Messages.notAuthenticated), now: now, &out)
+            runFailed(run, .notAuthenticated, now: now, &out)
         case .transportFailure(let error):
             runFailed(run, error, now: now, &out)
         case .response(let response) where response.status != 200:
@@ -40,18 +40,18 @@ extension SessionMachine {
         let now = context.now
         let c = run.config
         if c.confidenceCheck, Float(fix.confidence ?? 1.0) < c.confidenceThreshold {
-            let error = MultiSetError(kind: .transient, message: Messages.lowConfidence(fix.confidence ?? 1.0))
+            let error = MultiSetError.lowConfidence(fix.confidence ?? 1.0)
             runFailed(run, error, now: now, &out)
             return
         }
         guard let firstPose = run.worldFromCameras.first else {
-            runFailed(run, MultiSetError(kind: .transient, message: Messages.noFrames), now: now, &out)
+            runFailed(run, .noFrames, now: now, &out)
             return
         }
         let worldFromCamera = run.mode == .multiFrame ? (fix.trackingPose ?? firstPose) : firstPose
         let worldFromMap = worldFromCamera * fix.mapFromCamera.inverse
         guard worldFromMap.isFinite else {
-            runFailed(run, MultiSetError(kind: .transient, message: Messages.missingPose), now: now, &out)
+            runFailed(run, .missingPoseData, now: now, &out)
             return
         }
         var anchor = Rigid3(rotation: worldFromMap.rotation.normalized, translation: worldFromMap.translation)
@@ -102,24 +102,25 @@ extension SessionMachine {
         correctedFrom: Rigid3?, run: Run, _ out: inout [SessionAction]
     ) {
         let pose = PoseConversion.pose(anchor)
-        if pose.isFinite { out.append(.scene(.setMapRootPose(pose))) }
-        if recoveryPending {
-            recoveryPending = false
-            if hasMapMesh && meshesShown { out.append(.scene(.setMapMeshesVisible(true))) }
+        if pose.isFinite {
+            out.append(.scene(.setMapRootPose(pose)))
+            mapRootPose = pose
         }
+        mesh(.recovered, &out)
         if let correctedFrom, let trust {
             out.append(.callback(.corrected(from: PoseConversion.pose(correctedFrom), to: pose, trust: trust)))
         }
         if let trust, trust != previousTrust { out.append(.callback(.anchorTrustChanged(trust))) }
         lastResult = result
         out.append(.callback(.localizationSuccess(result)))
+        if run.kind == .foreground { finishAttempt(.success(result), &out) }
         hasLocalized = true
         fixInWorld = true
-        firstFixLatch = false
+        retries.accepted()
         lastCameraPosition = result.queryCameraPosition
-        silentRetriesUsed = 0
         lastError = nil
-        startMeshLoad(result, &out)
+        let set = config?.activeMapType == .mapSet ? config?.activeMapCode : nil
+        mesh(.fixAccepted(mapCode: result.mapCode, mapSetCode: set), &out)
         armBackground(&out)
     }
 
@@ -129,15 +130,16 @@ extension SessionMachine {
         let now = context.now
         let silent = run.kind == .relocalization
         if !silent { out.append(.callback(.falsePositive(info))) }
-        let cooled = lastEscalationEnd.map { now - $0 >= 5 - 1e-9 } ?? true
-        if gate.consecutiveRejections == 2 && info.rejection != .suspectedAliasing && cooled
-            && !escalatedSinceBackgroundFire
+        if run.kind == .foreground { finishAttempt(.rejected(info), &out) }
+        if retries.shouldEscalate(
+            consecutiveRejections: gate.consecutiveRejections, rejection: info.rejection, now: now)
         {
-            escalatedSinceBackgroundFire = true
-            startRun(run.kind, escalation: true, context, &out)
+            startRun(run.kind, escalation: true, resumesRecovery: run.resumesRecovery, context, &out)
         } else if silent {
             activity = .retryDue(.relocalization)
             out.append(.schedule(.retry, after: 1.0))
+        } else if run.resumesRecovery {
+            resumeRecovery(&out)
         } else {
             armBackground(&out)
         }
@@ -145,56 +147,42 @@ extension SessionMachine {
 
     /// A run ended without a fix (after `.idle`): silent retry or report (SPEC §8.6).
     mutating func runFailed(_ run: Run, _ error: MultiSetError, now: TimeInterval, _ out: inout [SessionAction]) {
-        if run.kind == .foreground && run.config.firstLocalizationUntilSuccess && firstFixLatch && appActive
-            && error.isTransient && silentRetriesUsed < 5 && isAuthenticated
-        {
-            silentRetriesUsed += 1
+        let decision = retries.afterFailure(
+            of: run.kind, error: error, firstUntilSuccess: run.config.firstLocalizationUntilSuccess,
+            appActive: host.appActive, authenticated: isAuthenticated)
+        switch decision {
+        case .silentRetry(let n):
             activity = .retryDue(.foreground)
-            out.append(.log("silent retry \(silentRetriesUsed) of 5 in 1.0 s: \(error.message)"))
-            out.append(.schedule(.retry, after: 1.0))
-            return
-        }
-        if run.kind == .relocalization && error.isTransient && appActive {
+            out.append(.log("silent retry \(n) of \(RetryPolicy.maxSilentRetries) in 1.0 s: \(error.message)"))
+            out.append(.schedule(.retry, after: RetryPolicy.retryDelay))
+        case .relocalizationRetry:
             activity = .retryDue(.relocalization)
-            out.append(.schedule(.retry, after: 1.0))
-            return
+            out.append(.schedule(.retry, after: RetryPolicy.retryDelay))
+        case .report:
+            reportFailure(error, &out)
+            if run.kind == .foreground { finishAttempt(.failure(error), &out) }
+            if run.resumesRecovery && error.isTransient {
+                resumeRecovery(&out)
+            } else {
+                armBackground(&out)
+            }
         }
-        reportFailure(error, &out)
-        armBackground(&out)
     }
 
     mutating func reportFailure(_ error: MultiSetError, _ out: inout [SessionAction]) {
         lastError = error
-        out.append(.callback(.localizationFailure(error.message)))
+        out.append(.callback(.localizationFailure(error)))
     }
 
-    // MARK: Meshes (SPEC §11)
-
-    private mutating func startMeshLoad(_ result: LocalizationResult, _ out: inout [SessionAction]) {
-        guard let c = config, c.meshVisualization else { return }
-        let code = result.mapCode
-        guard !code.isEmpty, !meshes.contains(code), !meshLoading.contains(code) else { return }
-        meshLoading.insert(code)
-        let set = c.activeMapType == .mapSet ? c.activeMapCode : nil
-        out.append(.loadMapMesh(MeshRequest(mapCode: code, mapSetCode: set, epoch: meshEpoch)))
-    }
-
-    mutating func meshFinished(
-        _ code: String, _ epoch: Int, _ result: Result<MeshPayload, MeshFailure>, _ out: inout [SessionAction]
-    ) {
-        guard epoch == meshEpoch, meshLoading.remove(code) != nil else { return }
-        switch result {
-        case .success(let payload):
-            guard config?.meshVisualization == true, !meshes.contains(code) else { return }
-            meshes.append(code)
-            out.append(
-                .scene(
-                    .addMapMesh(
-                        mapCode: code, glb: payload.glb, localPose: payload.localPose, visible: meshesShown,
-                        revealCenter: lastCameraPosition)))
-            out.append(.callback(.meshLoaded(code)))
-        case .failure(let failure):
-            out.append(.callback(.meshLoadError(Messages.meshFailed(failure.reason))))
+    /// Back to the relocalization loop after a foreground run from Suspended failed (D6): the next
+    /// attempt in 1.0 s while tracking is normal, else wait for normal tracking.
+    private mutating func resumeRecovery(_ out: inout [SessionAction]) {
+        guard config?.relocalization == true, isAuthenticated, appActive else { return }
+        if tracking == .normal {
+            activity = .retryDue(.relocalization)
+            out.append(.schedule(.retry, after: 1.0))
+        } else {
+            activity = .suspended
         }
     }
 }

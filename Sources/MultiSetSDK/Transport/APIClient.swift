@@ -197,7 +197,7 @@ final class APIClient: @unchecked Sendable {
     ) -> RequestHandle {
         let handle = RequestHandle()
         guard let url = URL(string: path.hasPrefix("http") ? path : baseURL + path) else {
-            completion(.transportFailure(MultiSetError(kind: .network, message: Messages.network("bad URL \(path)"))))
+            completion(.transportFailure(.network("bad URL \(path)")))
             return handle
         }
         attempt(

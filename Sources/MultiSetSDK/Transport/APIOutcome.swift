@@ -69,9 +69,9 @@ enum Messages {
     /// The typed error of a transport failure.
     static func transportError(_ error: TransportError) -> MultiSetError {
         switch error {
-        case .timedOut: MultiSetError(kind: .network, message: timedOut)
-        case .network(let detail): MultiSetError(kind: .network, message: network(detail))
-        case .cancelled: MultiSetError(kind: .network, message: network("cancelled"))
+        case .timedOut: MultiSetError.timedOut
+        case .network(let detail): MultiSetError.network(detail)
+        case .cancelled: MultiSetError.network("cancelled")
         }
     }
 
@@ -80,6 +80,7 @@ enum Messages {
         let s = response.status
         let kind: MultiSetError.Kind =
             (s == 408 || s == 429 || s >= 500) ? .transient : (s == 401 || s == 403) ? .auth : .server
-        return MultiSetError(kind: kind, message: apiError(response), statusCode: s, serverCode: serverCode(response))
+        return MultiSetError(
+            kind: kind, code: .httpError, message: apiError(response), statusCode: s, serverCode: serverCode(response))
     }
 }

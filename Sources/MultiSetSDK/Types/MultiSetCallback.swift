@@ -1,5 +1,6 @@
 /// The SDK's event receiver (SPEC §5.3). Calls arrive in event order on the environment's
-/// `callbackQueue`.
+/// `callbackQueue`: the main queue, so the main actor, unless an environment names another queue
+/// (`MultiSet.shared` uses the main queue on every platform).
 ///
 /// Required members are the seeds' core callbacks; the optional ones have empty default
 /// implementations in a protocol extension, so a delegate implements only what it needs.
@@ -14,6 +15,9 @@ public protocol MultiSetCallback: AnyObject {
     func onLocalizationSuccess(result: LocalizationResult)
     /// A run failed and is reported (SPEC §8.6), with the SPEC §19.1 message.
     func onLocalizationFailure(error: String)
+    /// The same failure, typed (stable ``MultiSetError/Code``, kind, HTTP status); right after
+    /// `onLocalizationFailure(error:)`.
+    func onLocalizationError(_ error: MultiSetError)
     /// The mapped AR tracking state changed.
     func onTrackingStateChanged(state: TrackingState)
     /// The gate discarded a fix (instead of success or failure); only with `poseConsistencyCheck`.
@@ -37,6 +41,8 @@ public protocol MultiSetCallback: AnyObject {
 }
 
 extension MultiSetCallback {
+    /// Default: ignored.
+    public func onLocalizationError(_ error: MultiSetError) {}
     /// Default: ignored.
     public func onLocalizationFalsePositive(info: FalsePositiveInfo) {}
     /// Default: ignored.

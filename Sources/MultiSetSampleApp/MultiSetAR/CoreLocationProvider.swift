@@ -7,6 +7,9 @@ import MultiSetSDK
 /// fix as a `GeoFix`. Create it on the main thread (Core Location delivers updates there).
 @available(iOS 17.0, *)
 public final class CoreLocationProvider: NSObject, LocationProvider, CLLocationManagerDelegate, @unchecked Sendable {
+    /// The app's GPS source: `MultiSet.shared`'s location provider and the GPS indicator's source.
+    @MainActor public static let shared = CoreLocationProvider()
+
     private let manager = CLLocationManager()
     private let lock = NSLock()
     private var fix: GeoFix?

@@ -4,14 +4,18 @@ import MultiSetSDK
 import RealityKit
 import SwiftUI
 
-/// The camera view: an `ARView` whose session feeds the SDK (frames, tracking) and whose scene shows
-/// the map root and meshes.
+/// The camera view of the seeds (`MultiSetARView()`): an `ARView` whose session feeds `MultiSet.shared`
+/// (frames and tracking) and whose scene shows the map root, the gizmo and the meshes.
+///
+/// Each appearance makes a new AR session, so the SDK sees a new frame source (a world-origin reset)
+/// and the new scene receives what the SDK holds (the meshes, and the map root once this world frame
+/// has a fix).
 @available(iOS 17.0, *)
 public struct MultiSetARView: UIViewRepresentable {
     let sdk: MultiSet
 
-    /// A view over `sdk` (the sample's instance by default).
-    public init(sdk: MultiSet = SampleSDK.shared) { self.sdk = sdk }
+    /// A view over `sdk` (`MultiSet.shared` by default).
+    public init(sdk: MultiSet = .shared) { self.sdk = sdk }
 
     public func makeCoordinator() -> ARKitFrameSource { ARKitFrameSource(sdk: sdk) }
 
@@ -32,6 +36,7 @@ public struct MultiSetARView: UIViewRepresentable {
 
     public static func dismantleUIView(_ uiView: ARView, coordinator: ARKitFrameSource) {
         uiView.session.pause()
+        coordinator.sdk.setScene(nil)
     }
 }
 #endif

@@ -1,17 +1,18 @@
-#if canImport(SwiftUI) && canImport(ARKit) && os(iOS)
+#if canImport(ImageIO) && canImport(CoreGraphics)
 import CoreGraphics
 import Foundation
 import ImageIO
-import MultiSetSDK
 
-/// JPEG encoding and decoding for the SDK through ImageIO and Core Graphics.
-@available(iOS 17.0, *)
-public struct CoreGraphicsImageCodec: ImageCodec {
+/// JPEG through ImageIO and Core Graphics (Apple platforms): the default codec there. The SDK calls it
+/// on its frame queue, never on the main thread.
+public struct ImageIOImageCodec: ImageCodec {
     /// A codec.
     public init() {}
 
+    /// Encodes through `CGImageDestination` at `quality` / 100.
     public func encodeJPEG(_ image: RGBPixels, quality: Int) -> Data? {
-        guard let provider = CGDataProvider(data: image.data as CFData),
+        guard image.width > 0, image.height > 0, image.data.count >= image.width * image.height * 3,
+            let provider = CGDataProvider(data: image.data as CFData),
             let cgImage = CGImage(
                 width: image.width, height: image.height, bitsPerComponent: 8, bitsPerPixel: 24,
                 bytesPerRow: image.width * 3, space: CGColorSpaceCreateDeviceRGB(),
@@ -19,14 +20,17 @@ public struct CoreGraphicsImageCodec: ImageCodec {
                 shouldInterpolate: false, intent: .defaultIntent)
         else { return nil }
         let output = NSMutableData()
-        guard let destination = CGImageDestinationCreateWithData(output, "public.jpeg" as CFString, 1, nil) else {
-            return nil
-        }
-        let options = [kCGImageDestinationLossyCompressionQuality: Double(quality) / 100] as CFDictionary
+        guard
+            let destination = CGImageDestinationCreateWithData(
+                output as CFMutableData, "public.jpeg" as CFString, 1, nil)
+        else { return nil }
+        let options =
+            [kCGImageDestinationLossyCompressionQuality: Double(min(max(quality, 1), 100)) / 100] as CFDictionary
         CGImageDestinationAddImage(destination, cgImage, options)
         return CGImageDestinationFinalize(destination) ? output as Data : nil
     }
 
+    /// Decodes through `CGImageSource` and redraws into packed RGB.
     public func decodeJPEG(_ data: Data) -> RGBPixels? {
         guard let source = CGImageSourceCreateWithData(data as CFData, nil),
             let cgImage = CGImageSourceCreateImageAtIndex(source, 0, nil)
@@ -43,22 +47,7 @@ public struct CoreGraphicsImageCodec: ImageCodec {
             return true
         }
         guard drawn else { return nil }
-        return RGBPixels(data: Self.dropAlpha(rgba), width: w, height: h)
-    }
-
-    /// RGBA bytes to RGB bytes.
-    static func dropAlpha(_ rgba: [UInt8]) -> Data {
-        var rgb = Data(count: rgba.count / 4 * 3)
-        rgb.withUnsafeMutableBytes { out in
-            var j = 0
-            for i in stride(from: 0, to: rgba.count, by: 4) {
-                out[j] = rgba[i]
-                out[j + 1] = rgba[i + 1]
-                out[j + 2] = rgba[i + 2]
-                j += 3
-            }
-        }
-        return rgb
+        return RGBPixels(rgbx: rgba, width: w, height: h)
     }
 }
 #endif

@@ -58,9 +58,8 @@ let package = Package(
         .target(
             name: "VPSServer",
             dependencies: [
-                "VPSProtocol", "VPSMap", "VPSLocalizer", "VPSGeometry", "VPSImaging", "VPSFeatures", "COpenSSL",
-                "CSQLite",
-                "CMicroHTTPDShim",
+                "VPSProtocol", "VPSMap", "VPSLocalizer", "VPSGeometry", "VPSImaging", "VPSFeatures", "VPSCapture",
+                "COpenSSL", "CSQLite", "CMicroHTTPDShim",
             ]),
 
         // MARK: Tools

@@ -50,9 +50,12 @@ extension Localizer {
         var candidates: [(pixel: Vec2, point: Vec3, frame: Int, feature: Int)] = []
         var extracted: [FeatureSet] = []
         for (k, image) in images.enumerated() where k < cameras.count && k < camFromRig.count {
+            guard !options.pose.ransac.deadline.hasPassed else { return out }
+
             extracted.append(try extractor.extract(from: image))
         }
         lap("extract")
+        guard !options.pose.ransac.deadline.hasPassed else { return out }
         // One retrieval for the whole rig (the frames see neighbouring parts of one place), with
         // room for the wider view of several frames.
         let search = CandidateSearch(
@@ -82,6 +85,7 @@ extension Localizer {
             }
         }
         lap("match")
+        guard !options.pose.ransac.deadline.hasPassed else { return out }
         out.matches = pixels.count
         guard pixels.count >= max(6, options.minInliers) else {
             out.failure = .noRetrievalMatch
@@ -94,6 +98,7 @@ extension Localizer {
             points: points, options: options.pose)
         out.inliers = result.inlierCount
         lap("pose")
+        guard !options.pose.ransac.deadline.hasPassed else { return out }
         guard var rigFromMap = result.camFromWorld, result.inlierCount >= options.minInliers else {
             out.failure = .tooFewInliers
             return out

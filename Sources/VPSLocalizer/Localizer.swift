@@ -112,6 +112,7 @@ public enum Localizer {
         let features = try options.mode.extractor(for: map.featureConfig).extract(from: image)
         out.features = features.count
         lap("extract")
+        guard !options.pose.ransac.deadline.hasPassed else { return out }
         guard let queries = features.descriptors.binary, !queries.isEmpty else {
             out.failure = .noRetrievalMatch
             return out
@@ -126,6 +127,7 @@ public enum Localizer {
         out.matches = matches.count
         lap("match")
         out.seconds["match"]! -= search.retrievalSeconds
+        guard !options.pose.ransac.deadline.hasPassed else { return out }
         guard matches.count >= (options.guidedMatching ? 8 : max(6, options.minInliers)) else {
             out.failure = .noRetrievalMatch
             return out
@@ -143,6 +145,7 @@ public enum Localizer {
         out.ransac = result.ransac
         out.inliers = result.inlierCount
         lap("pose")
+        guard !options.pose.ransac.deadline.hasPassed else { return out }
         if options.guidedMatching, options.mode.verifiesEveryPose || result.inlierCount < options.guidedBelow,
             result.inlierCount >= 8,
             let hypothesis = result.camFromWorld
@@ -178,6 +181,7 @@ public enum Localizer {
             out.failure = .outsideHintRegion
             return out
         }
+        guard !options.pose.ransac.deadline.hasPassed else { return out }
         out.camFromMap = pose
         // The best distinct competitor among the correspondences the winner did not explain.
         // Competitors are searched among both nearest map points of every query feature, without the

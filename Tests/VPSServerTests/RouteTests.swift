@@ -41,17 +41,21 @@ struct Fixture {
     let dataDirectory: URL
     static let mapID = "aaaaaaaaaaaaaaaaaaaaaaaa"
 
-    init(rateLimit: Int? = nil) throws {
+    init(
+        rateLimit: Int? = nil, engine: QueryEngine = FakeEngine(), wrapStore: (InMemoryStore) -> ServerStore = { $0 },
+        log: @escaping @Sendable (String) -> Void = { _ in }, configure: (inout ServerConfig) -> Void = { _ in }
+    ) throws {
         dataDirectory = FileManager.default.temporaryDirectory.appendingPathComponent("routes-\(UUID().uuidString)")
         try FileManager.default.createDirectory(
             at: dataDirectory.appendingPathComponent("maps"), withIntermediateDirectories: true)
         var config = ServerConfig(dataDirectory: dataDirectory.path)
         config.rateLimitPerMinute = rateLimit
         config.publicBaseURL = "http://vps.test"
+        configure(&config)
         let hasher = SecretHasher(iterations: 100)
         service = VPSService(
-            config: config, store: store, engine: FakeEngine(), jwtKey: Array(repeating: 3, count: 32), clock: clock,
-            hasher: hasher)
+            config: config, store: wrapStore(store), engine: engine, jwtKey: Array(repeating: 3, count: 32),
+            clock: clock, hasher: hasher, log: log)
         try store.createAccount(AccountRecord(id: "acc1", name: "one", createdAt: 0))
         try store.createAccount(AccountRecord(id: "acc2", name: "two", createdAt: 0))
         try store.createClient(

@@ -35,6 +35,9 @@ public enum APIErrorCode: String, Codable, Sendable, CaseIterable {
     case serverBusy = "SERVER_BUSY"
     /// [Project design] The build quota of the account is used up (429, with `Retry-After`).
     case buildQuotaExceeded = "BUILD_QUOTA_EXCEEDED"
+    /// [Project design] An upload's code is already used by one of the account's maps (409); codes of
+    /// other accounts never conflict.
+    case codeTaken = "CODE_TAKEN"
 
     /// The HTTP status the server answers with.
     public var httpStatus: Int {
@@ -46,7 +49,7 @@ public enum APIErrorCode: String, Codable, Sendable, CaseIterable {
         case .invalidCredentials, .unauthorized, .tokenExpired: return 401
         case .forbidden, .urlExpired: return 403
         case .mapNotFound, .mapSetNotFound, .objectNotFound, .fileNotFound: return 404
-        case .mapNotActive, .mapInMapSet: return 409
+        case .mapNotActive, .mapInMapSet, .codeTaken: return 409
         case .methodNotAllowed: return 405
         case .payloadTooLarge: return 413
         case .rateLimited, .buildQuotaExceeded: return 429

@@ -126,7 +126,8 @@ public enum APIRoutes {
         "GET", "/v1/vps/object/{key}", access: .bearer(scope: nil), metric: "object-details",
         summary: "Object details by code or id")
     public static let fileLink = APIRoute(
-        "GET", "/v1/file", access: .bearer(scope: nil), metric: "file", summary: "A signed download link for a file key")
+        "GET", "/v1/file", access: .bearer(scope: nil), metric: "file", summary: "A signed download link for a file key"
+    )
     public static let planDetails = APIRoute(
         "GET", "/v1/account/plan-details", access: .bearer(scope: nil), metric: "plan-details",
         summary: "Plan details of the account")
@@ -153,26 +154,25 @@ public enum APIRoutes {
     /// resolves as `GET`.
     public static func resolve(method: String, path: String) -> Resolution {
         let segments = path.split(separator: "/", omittingEmptySubsequences: false).dropFirst()
-        let parts = Array(segments)
-        var allowed: Set<String> = []
-        var best: (APIRoute, [String: String], literals: Int)?
+        let matching = routes(matching: Array(segments))
         let wanted = method == "HEAD" ? "GET" : method
-        for route in all {
-            guard let params = route.parameters(parts) else { continue }
-            allowed.insert(route.method)
-            guard route.method == wanted else { continue }
-            let literals = route.segments.count - params.count
-            if best == nil || literals > best!.literals { best = (route, params, literals) }
-        }
-        if let best { return .route(best.0, best.1) }
-        guard !allowed.isEmpty else { return .notFound }
-        return .methodNotAllowed(allowed: allowedList(allowed))
+        if let (route, params) = matching.first(where: { $0.0.method == wanted }) { return .route(route, params) }
+        guard !matching.isEmpty else { return .notFound }
+        return .methodNotAllowed(allowed: allowedList(Set(matching.map(\.0.method))))
+    }
+
+    /// The routes a path resolves to: those with the most literal segments among the templates it
+    /// fits (a path with a literal route of its own, like `/v1/vps/map/upload`, is never a `{key}`).
+    static func routes(matching parts: [Substring]) -> [(APIRoute, [String: String])] {
+        let fitting = all.compactMap { r in r.parameters(parts).map { (r, $0) } }
+        guard let most = fitting.map({ $0.0.segments.count - $0.1.count }).max() else { return [] }
+        return fitting.filter { $0.0.segments.count - $0.1.count == most }
     }
 
     /// The methods a path answers (for `Allow`), HEAD with GET and OPTIONS always.
     public static func allowedMethods(path: String) -> [String] {
         let parts = Array(path.split(separator: "/", omittingEmptySubsequences: false).dropFirst())
-        let methods = Set(all.filter { $0.parameters(parts) != nil }.map(\.method))
+        let methods = Set(routes(matching: parts).map(\.0.method))
         return methods.isEmpty ? [] : allowedList(methods)
     }
 

@@ -26,18 +26,18 @@ public enum JSONQuery {
         }
         guard case .object(let object) = value else { throw APIError(.badRequest, "Body must be a JSON object") }
         var parts: [MultipartPart] = []
-        for (key, value) in object where key != "queryImage" && key != "cameraIntrinsics" && key != "resolution" {
+        // The query's own fields; anything else is ignored, as a form ignores unknown parts.
+        for (key, value) in object where fieldKeys.contains(key) {
             if key == "hintMapCodes", case .array(let codes) = value {
-                for c in codes { if let t = c.formText { parts.append(.field(key, t)) } }
-            } else if let t = value.formText {
-                parts.append(.field(key, t))
+                for c in codes { parts.append(.field(key, try text(c, key))) }
+            } else {
+                parts.append(.field(key, try text(value, key)))
             }
         }
-        if case .object(let k)? = object["cameraIntrinsics"] {
-            for key in ["fx", "fy", "px", "py"] { if let t = k[key]?.formText { parts.append(.field(key, t)) } }
-        }
-        if case .object(let r)? = object["resolution"] {
-            for key in ["width", "height"] { if let t = r[key]?.formText { parts.append(.field(key, t)) } }
+        for (group, keys) in [("cameraIntrinsics", ["fx", "fy", "px", "py"]), ("resolution", ["width", "height"])] {
+            guard let value = object[group] else { continue }
+            guard case .object(let fields) = value else { throw APIError(.badRequest, "\(group) must be an object") }
+            for key in keys { if let v = fields[key] { parts.append(.field(key, try text(v, key))) } }
         }
         guard case .string(var image)? = object["queryImage"] else {
             throw APIError(.invalidImage, "queryImage (base64) is required")
@@ -50,6 +50,34 @@ public enum JSONQuery {
         }
         parts.append(MultipartPart(name: "queryImage", filename: "query", data: [UInt8](bytes)))
         return try SingleFrameQueryRequest(form: FormFields(parts: parts))
+    }
+
+    /// The form fields a JSON query may carry at its top level (besides the image and the groups).
+    static let fieldKeys: Set<String> = [
+        "mapCode", "mapSetCode", "fx", "fy", "px", "py", "width", "height", "isRightHanded", "queryMode", "geoHint",
+        "hintPosition", "hintRadius", "use2DFiltering", "hintFloorHeight", "hintMapCodes", "convertToGeoCoordinates",
+    ]
+
+    /// Fields that are booleans: JSON `true`/`false`, or the form's strings (`"true"`, `"0"`, ...).
+    static let booleanKeys: Set<String> = ["isRightHanded", "use2DFiltering", "convertToGeoCoordinates"]
+    /// Fields that are JSON numbers.
+    static let numberKeys: Set<String> = ["fx", "fy", "px", "py", "width", "height"]
+
+    /// A value as the text of its form field, by the field's type: a JSON number is not a boolean,
+    /// a string is not an intrinsic, `null` is not a value.
+    static func text(_ value: JSONValue, _ key: String) throws(APIError) -> String {
+        switch value {
+        case .null:
+            throw APIError(.badRequest, "\(key) must not be null")
+        case .number where booleanKeys.contains(key):
+            throw APIError(.badRequest, "\(key) must be true or false")
+        case .string where numberKeys.contains(key), .bool where numberKeys.contains(key):
+            throw APIError(.invalidIntrinsics, "\(key) must be a JSON number")
+        case .object:
+            throw APIError(.badRequest, "\(key) must not be an object")
+        default:
+            return value.formText ?? ""
+        }
     }
 
     /// One pass over the bytes: nesting depth and the number of values, outside strings.

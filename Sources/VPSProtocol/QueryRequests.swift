@@ -282,7 +282,8 @@ public struct MultiFrameQueryRequest: Equatable, Sendable {
         var data: Set<Int> = []
         for name in form.names where name.hasPrefix("image") {
             guard let (n, isData) = Self.imagePart(name) else {
-                throw APIError(.badRequest, "unknown part \(name): image parts are image1…image6 and image1_data…image6_data")
+                throw APIError(
+                    .badRequest, "unknown part \(name): image parts are image1…image6 and image1_data…image6_data")
             }
             if isData {
                 guard data.insert(n).inserted else { throw APIError(.badRequest, "\(name) is repeated") }

@@ -116,7 +116,11 @@ public final class HTTPServer: Sendable {
 
     /// Stops: no new connections, up to `graceSeconds` for requests in flight, 503 for the rest.
     public func stop(graceSeconds: Double = 2) {
-        guard stopped.withLock({ s in defer { s = true }; return !s }) else { return }
+        guard
+            stopped.withLock({ s in
+                defer { s = true }; return !s
+            })
+        else { return }
         vps_http_stop(daemon, UInt32(max(0, graceSeconds * 1000)))
         box.release()
     }
@@ -130,7 +134,11 @@ final class Exchange: Sendable {
     init(_ pointer: OpaquePointer) { self.pointer = pointer }
 
     func complete(_ response: HTTPResponse) {
-        guard answered.withLock({ a in defer { a = true }; return !a }) else { return }
+        guard
+            answered.withLock({ a in
+                defer { a = true }; return !a
+            })
+        else { return }
         vps_http_complete(pointer, cResponse(response))
     }
 }

@@ -66,7 +66,8 @@ public struct SecretHasher: Sendable {
         if let pepper {
             _ = try? Crypto.hmacSHA256(key: pepper, message: Array(secret.utf8))
         } else {
-            _ = try? Crypto.pbkdf2(secret: Array(secret.utf8), salt: [UInt8](repeating: 0, count: 16), iterations: iterations)
+            _ = try? Crypto.pbkdf2(
+                secret: Array(secret.utf8), salt: [UInt8](repeating: 0, count: 16), iterations: iterations)
         }
     }
 

@@ -41,6 +41,11 @@ extension VPSService {
     /// checked here before any hashing, and charged on failure.
     /// The credentials of a token request: Basic, or Username and Password headers.
     static func credentials(_ req: HTTPRequest) throws(APIError) -> (id: String, secret: String)? {
+        if req.header("Authorization")?.lowercased().hasPrefix("basic ") != true, let u = req.header("Username"),
+            let p = req.header("Password")
+        {
+            return (u, p)
+        }
         if let auth = req.header("Authorization") {
             guard auth.lowercased().hasPrefix("basic "),
                 let raw = Data(base64Encoded: String(auth.dropFirst(6)).trimmingCharacters(in: .whitespaces)),

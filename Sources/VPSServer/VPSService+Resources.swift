@@ -159,7 +159,10 @@ public struct MapFiles: Sendable {
 
     /// The map file a new upload is written to.
     public func upload(id: String) -> (file: String, map: URL, mesh: URL) {
-        ("maps/\(id).vpsmap", root.appendingPathComponent("maps/\(id).vpsmap"), root.appendingPathComponent("maps/\(id).glb"))
+        (
+            "maps/\(id).vpsmap", root.appendingPathComponent("maps/\(id).vpsmap"),
+            root.appendingPathComponent("maps/\(id).glb")
+        )
     }
 
     /// The folder of a staged upload.

@@ -27,7 +27,8 @@ extension VPSService {
         let caller = try caller(c)
         try require(caller, "write")
         let form = try Self.form(c.request)
-        guard let name = form.value("name")?.trimmingCharacters(in: .whitespaces), !name.isEmpty, name.count <= 200,
+        guard let name = form.value("name")?.trimmingCharacters(in: .whitespaces), !name.isEmpty,
+            name.unicodeScalars.count <= 200,
             !name.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F })
         else {
             throw APIError(.badRequest, "name is required (1–200 characters, no control characters)")
@@ -38,7 +39,7 @@ extension VPSService {
                 throw APIError(.badRequest, "code must be MAP_ followed by 12 uppercase ASCII letters or digits")
             }
             guard try lookup(given, caller, kind: .map) == nil else {
-                throw APIError(.badRequest, "code \(given) is already used by one of this account's maps")
+                throw APIError(.codeTaken, "code \(given) is already used by one of this account's maps")
             }
             code = given
         } else {
@@ -97,7 +98,8 @@ extension VPSService {
         let staging = files.staging(id: id)
         let fm = FileManager.default
         do {
-            try fm.createDirectory(at: staging, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+            try fm.createDirectory(
+                at: staging, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
             try Data(capturesJSON).write(to: staging.appendingPathComponent("captures.json"))
             for (path, bytes) in images {
                 let url = staging.appendingPathComponent(path)
@@ -129,7 +131,7 @@ extension VPSService {
     func create(_ record: MapRecord) throws(APIError) {
         do { try store.createMap(record) } catch {
             if case .conflict = error {
-                throw APIError(.badRequest, "code \(record.code) is already used by one of this account's maps")
+                throw APIError(.codeTaken, "code \(record.code) is already used by one of this account's maps")
             }
             throw APIError(.internalError, "Storage error")
         }
@@ -144,7 +146,8 @@ extension VPSService {
         }
         do { try dataset.validate() } catch { throw APIError(.badRequest, "captures.json: \(error.description)") }
         guard dataset.frames.count <= limits.maxFrames else {
-            throw APIError(.badRequest, "captures.json has \(dataset.frames.count) frames; the limit is \(limits.maxFrames)")
+            throw APIError(
+                .badRequest, "captures.json has \(dataset.frames.count) frames; the limit is \(limits.maxFrames)")
         }
         if let mesh = dataset.mesh, !Self.isSafeRelativePath(mesh) {
             throw APIError(.badRequest, "captures.json names the mesh \(mesh), which is not a safe relative path")
@@ -162,7 +165,8 @@ extension VPSService {
         for frame in dataset.frames {
             guard Self.isSafeRelativePath(frame.image) else {
                 throw APIError(
-                    .badRequest, "frame \(frame.id): image \(frame.image) is not a safe relative path inside the upload")
+                    .badRequest, "frame \(frame.id): image \(frame.image) is not a safe relative path inside the upload"
+                )
             }
             guard let bytes = parts[frame.image] else {
                 throw APIError(.badRequest, "frame \(frame.id): image \(frame.image) is not among the uploaded parts")

@@ -128,7 +128,8 @@ public final class VPSService: HTTPService {
         let started = DispatchTime.now().uptimeNanoseconds
         let once = ReplyOnce { [self] (response: HTTPResponse, context: Context?) in
             let r = withCORS(response, request, preflight: false)
-            record(request, r, route: context?.route.metric ?? "unknown", client: context?.client ?? "-", since: started)
+            record(
+                request, r, route: context?.route.metric ?? "unknown", client: context?.client ?? "-", since: started)
             reply(r)
         }
         let context: Context
@@ -206,7 +207,8 @@ public final class VPSService: HTTPService {
     /// The router: canonical target, route table, query string.
     func route(_ request: HTTPRequest) -> Result<Context, Rejection> {
         if let problem = RequestTarget.pathProblem(request.path) {
-            return .failure(Rejection(response: Self.error(APIError(.badRequest, "Bad path: \(problem)")), metric: "bad-path"))
+            return .failure(
+                Rejection(response: Self.error(APIError(.badRequest, "Bad path: \(problem)")), metric: "bad-path"))
         }
         if request.method == "OPTIONS" {
             let allowed = APIRoutes.allowedMethods(path: request.path)
@@ -250,7 +252,8 @@ public final class VPSService: HTTPService {
         }
         // Bodies have a declared length: chunked bodies could claim any size chunk by chunk.
         if head.header("Transfer-Encoding") != nil {
-            var r = Self.error(APIError(.badRequest, "Request bodies need a Content-Length (chunked bodies are not accepted)"))
+            var r = Self.error(
+                APIError(.badRequest, "Request bodies need a Content-Length (chunked bodies are not accepted)"))
             r.status = 411
             return .failure(Rejection(response: r, metric: route.metric))
         }
@@ -278,7 +281,8 @@ public final class VPSService: HTTPService {
                 metrics.count("vps_token_throttled_total")
                 return .failure(
                     Rejection(
-                        response: Self.rateLimited(wait, "Too many token requests from this address; retry in \(wait) s"),
+                        response: Self.rateLimited(
+                            wait, "Too many token requests from this address; retry in \(wait) s"),
                         metric: route.metric))
             }
         case .bearer(let scope):
@@ -320,7 +324,8 @@ public final class VPSService: HTTPService {
     /// The handler of each route.
     static func handler(_ route: APIRoute) -> (VPSService) -> (Context) throws(APIError) -> HTTPResponse {
         switch route {
-        case APIRoutes.healthz, APIRoutes.health: return { s in { _ in .json(HealthResponse(version: s.config.version)) } }
+        case APIRoutes.healthz, APIRoutes.health:
+            return { s in { _ in .json(HealthResponse(version: s.config.version)) } }
         case APIRoutes.metrics: return { s in { _ in s.metricsResponse() } }
         case APIRoutes.openAPI: return { _ in { _ in OpenAPI.response } }
         case APIRoutes.token: return { s in { c throws(APIError) in try s.token(c) } }
@@ -389,9 +394,7 @@ public final class VPSService: HTTPService {
 
     /// 503 with `Retry-After: 1` (a full queue or budget: retrying soon is the right move).
     static func busy(_ message: String) -> HTTPResponse {
-        var r = error(APIError(.serverBusy, message))
-        r.headers.append(("Retry-After", "1"))
-        return r
+        error(APIError(.serverBusy, message))
     }
 
     static func errorCode(_ r: HTTPResponse) -> String? {
@@ -403,6 +406,8 @@ public final class VPSService: HTTPService {
         if e.knownCode == .unauthorized || e.knownCode == .tokenExpired {
             r.headers.append(("WWW-Authenticate", "Bearer"))
         }
+        // Every 503 is worth retrying soon (a busy pool, a timed-out query, an unavailable store).
+        if r.status == 503 { r.headers.append(("Retry-After", "1")) }
         return r
     }
 

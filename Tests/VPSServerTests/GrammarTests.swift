@@ -64,7 +64,9 @@ import VPSProtocol
         #expect(q.common.hints.hintRadius == 1 && q.common.isRightHanded)
         let numeric =
             #"{"mapCode":"M","fx":500,"fy":500,"px":320,"py":240,"width":640,"height":480,"isRightHanded":1,"queryImage":"\#(image)"}"#
-        #expect(try JSONQuery.parse(Array(numeric.utf8)).common.isRightHanded)
+        #expect(throws: APIError(.badRequest, "isRightHanded must be true or false")) {
+            try JSONQuery.parse(Array(numeric.utf8))
+        }
         func code(_ text: String) -> String? {
             do {
                 _ = try JSONQuery.parse(Array(text.utf8))

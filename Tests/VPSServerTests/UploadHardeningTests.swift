@@ -32,7 +32,8 @@ import VPSProtocol
             for account in [DataDirectory.defaultAccountID, "000000000000000000000002"] {
                 let (id, secret) = try data.createClient(name: "u", accountID: account)
                 let r = service.handle(
-                    HTTPRequest(method: "POST", path: "/v1/m2m/token", headers: [("Username", id), ("Password", secret)]))
+                    HTTPRequest(
+                        method: "POST", path: "/v1/m2m/token", headers: [("Username", id), ("Password", secret)]))
                 tokens[account] = try JSONDecoder().decode(TokenResponse.self, from: Data(r.body)).token
             }
         }
@@ -95,16 +96,20 @@ import VPSProtocol
                 ] + parts.map { MultipartPart(name: $0.0, filename: "i.jpg", data: $0.1) })
         }
         let traversal = upload(["../../\(outside.lastPathComponent)"])
-        #expect(traversal.status == 400 && String(decoding: traversal.body, as: UTF8.self).contains("safe relative path"))
+        #expect(
+            traversal.status == 400 && String(decoding: traversal.body, as: UTF8.self).contains("safe relative path"))
         #expect(upload([outside.path]).status == 400)
         #expect(upload(["images/a.jpg"]).status == 400)  // not uploaded
         #expect(upload(["images/a.jpg", "images/a.jpg"], parts: [("images/a.jpg", image)]).status == 400)  // reused
         #expect(upload(["images/a.jpg"], parts: [("images/a.jpg", [1, 2, 3])]).status == 400)  // not a JPEG
         #expect(upload(["images/./a.jpg"], parts: [("images/./a.jpg", image)]).status == 400)
         // Nothing was staged or recorded.
-        let staged = (try? FileManager.default.contentsOfDirectory(atPath: s.root.appendingPathComponent("staging").path))
+        let staged =
+            (try? FileManager.default.contentsOfDirectory(atPath: s.root.appendingPathComponent("staging").path))
         #expect(staged?.isEmpty ?? true)
-        #expect(try s.data.store.maps(accountID: DataDirectory.defaultAccountID, kind: .map, offset: 0, limit: 10).total == 0)
+        #expect(
+            try s.data.store.maps(accountID: DataDirectory.defaultAccountID, kind: .map, offset: 0, limit: 10).total
+                == 0)
         // Only the parts captures.json names are staged.
         let ok = upload(["images/a.jpg"], parts: [("images/a.jpg", image), ("extra/b.jpg", image)])
         #expect(ok.status == 202)
@@ -162,7 +167,7 @@ import VPSProtocol
         }
         #expect(try upload(s.one, points: 3).status == 201)
         #expect(try upload(s.two, points: 5).status == 201)  // another account's code: as if free
-        #expect(try upload(s.one, points: 4).status == 400)  // own code: taken
+        #expect(try upload(s.one, points: 4).status == 409)  // own code: taken
         let one = try #require(
             try s.data.store.map(idOrCode: "MAP_SHARED000001", accountID: DataDirectory.defaultAccountID, kind: .map))
         let two = try #require(
@@ -192,7 +197,8 @@ import VPSProtocol
         #expect(try s.engine.map(again).data.pointCount == 4)
         let glbAgain = try download(s.one).body, glbTwoAgain = try download(s.two).body
         #expect(glbAgain != glbOne && glbTwoAgain == glbTwo)
-        #expect(s.service.handle(HTTPRequest(method: "GET", path: "/v1/files/download", query: earlyQuery)).status == 404)
+        #expect(
+            s.service.handle(HTTPRequest(method: "GET", path: "/v1/files/download", query: earlyQuery)).status == 404)
     }
 
     /// Was: a missing map file answered 409 with the server's absolute path.

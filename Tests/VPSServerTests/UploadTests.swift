@@ -70,7 +70,7 @@ import FoundationNetworking
             upload([
                 .field("name", "dup"), .field("code", "MAP_UPLOADED0001"),
                 MultipartPart(name: "mapFile", filename: "m", data: try MapFile.encode(map)),
-            ]).status == 400)
+            ]).status == 409)
         #expect(
             upload([
                 .field("name", "evil"), MultipartPart(name: "captures.json", filename: "c", data: [123, 125]),

@@ -234,6 +234,7 @@ static void build_request(vps_http_exchange *x, const char *method, pairs *heade
     request->body = NULL;
     request->body_length = 0;
     request->client_address = address;
+    request->ticket = x->ticket;
 }
 
 static enum MHD_Result access_handler(void *cls, struct MHD_Connection *connection, const char *url, const char *method,

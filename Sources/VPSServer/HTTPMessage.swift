@@ -17,6 +17,8 @@ public struct HTTPRequest: Sendable {
     public var body: [UInt8]
     /// The peer's IPv4 address.
     public var clientAddress: String
+    /// The ticket `HTTPService.admit` accepted the request with (0 before admission).
+    public var ticket: Int64 = 0
 
     /// Builds a request (tests build them directly, with the query already split).
     public init(
@@ -58,6 +60,8 @@ public struct HTTPResponse: Sendable {
     public var headers: [(name: String, value: String)]
     /// Body bytes.
     public var body: [UInt8]
+    /// The machine-readable code of an error answer (metrics and logs; not sent).
+    public var errorCode: String?
 
     /// Builds a response.
     public init(status: Int, headers: [(name: String, value: String)] = [], body: [UInt8] = []) {

@@ -205,6 +205,7 @@ private let handleTrampoline: vps_http_handle_fn = { context, request, exchangeP
     let box = Unmanaged<HTTPServer.Box>.fromOpaque(context).takeUnretainedValue()
     let service = box.service
     var head = requestHead(request.pointee)
+    head.ticket = request.pointee.ticket
     let body = OwnedBody(pointer: request.pointee.body, count: request.pointee.body_length)
     let exchange = Exchange(exchangePointer)
     if body.count <= inlineBodyBytes {

@@ -32,6 +32,9 @@ public struct ServerConfig: Sendable {
     public var tokenRequestsPerAddress = 30
     /// Failed token requests per minute per client id.
     public var tokenFailuresPerClient = 20
+    /// A token request throttled for its address is answered 429 after this many seconds (at most its
+    /// `Retry-After`), holding the flooder's connection instead of inviting its next request.
+    public var tokenTarpitSeconds = 1.0
     /// Origins whose browsers may call the API (CORS); `*` allows any. Empty: no CORS headers.
     public var corsOrigins: [String] = []
     /// Limits of capture-dataset uploads.

@@ -27,6 +27,8 @@ public final class VPSService: HTTPService {
     /// The clock of query deadlines; `shutdown` moves it to the end of time, so every query stops.
     let engineClock = StoppableClock()
     let builds: BuildQueue
+    /// What admission decided about each admitted request, by ticket.
+    let admitted = Mutex<[Int64: Admitted]>([:])
     /// Request counters and latency histograms (`GET /metrics`).
     public let metrics: Metrics
     let fileKey: [UInt8]
@@ -91,6 +93,14 @@ public final class VPSService: HTTPService {
         var accountID: String { claims.acc }
     }
 
+    /// What admission decided about a request, for its handler.
+    struct Admitted: Sendable {
+        /// It holds one of the engine's slots (`engineWorkers + engineQueue` in all).
+        var engine = false
+        /// A throttled token request: answer 429 after this many seconds, not at once.
+        var tarpit: Int?
+    }
+
     /// Everything a handler needs about its request.
     struct Context: Sendable {
         var request: HTTPRequest
@@ -139,6 +149,15 @@ public final class VPSService: HTTPService {
             once(rejection.response, nil)
             return
         }
+        if let wait = admitted.withLock({ $0[request.ticket]?.tarpit }) {
+            // A throttled flood gets its 429 late: a held connection costs nothing, an answered one
+            // invites the next request at once.
+            let delay = min(Double(wait), config.tokenTarpitSeconds)
+            DispatchQueue.global().asyncAfter(deadline: .now() + delay) {
+                once(Self.rateLimited(wait, "Too many token requests from this address; retry in \(wait) s"), context)
+            }
+            return
+        }
         switch Self.executor(context.route) {
         case .inline:
             once(answer(context), context)
@@ -153,7 +172,10 @@ public final class VPSService: HTTPService {
         }
     }
 
-    public func finished(ticket: Int64) { bodies.release(ticket) }
+    public func finished(ticket: Int64) {
+        bodies.release(ticket)
+        _ = admitted.withLock { $0.removeValue(forKey: ticket) }
+    }
 
     /// Answers one request in process: admission, then the handler, waiting for its answer.
     public func handle(_ request: HTTPRequest) -> HTTPResponse {
@@ -164,7 +186,9 @@ public final class VPSService: HTTPService {
             defer { finished(ticket: ticket) }
             let slot = Mutex<HTTPResponse?>(nil)
             let done = DispatchSemaphore(value: 0)
-            respond(to: request) { r in
+            var admittedRequest = request
+            admittedRequest.ticket = ticket
+            respond(to: admittedRequest) { r in
                 slot.withLock { $0 = r }
                 done.signal()
             }
@@ -273,17 +297,14 @@ public final class VPSService: HTTPService {
         }
         var keys = ["address:\(head.clientAddress)"]
         let now = clock.now()
+        var decision = Admitted()
         switch route.access {
         case .open, .signedLink:
             break
         case .credentials:
             if let wait = tokenThrottle.admitAddress(head.clientAddress, now: now) {
                 metrics.count("vps_token_throttled_total")
-                return .failure(
-                    Rejection(
-                        response: Self.rateLimited(
-                            wait, "Too many token requests from this address; retry in \(wait) s"),
-                        metric: route.metric))
+                decision.tarpit = wait
             }
         case .bearer(let scope):
             let caller: Caller
@@ -306,6 +327,22 @@ public final class VPSService: HTTPService {
                 Rejection(
                     response: Self.busy("Too many request bodies are being received; retry shortly"),
                     metric: route.metric))
+        }
+        // Engine routes hold a slot from admission on: with every worker busy and the queue full,
+        // the next query is refused before its body is read.
+        decision.engine = Self.executor(route) == .engine
+        let slots = config.engineWorkers + config.engineQueue
+        let fits = admitted.withLock { a -> Bool in
+            if decision.engine, a.values.filter(\.engine).count >= slots { return false }
+            a[ticket] = decision
+            return true
+        }
+        guard fits else {
+            bodies.release(ticket)
+            metrics.count("vps_rejected_busy_total")
+            return .failure(
+                Rejection(
+                    response: Self.busy("Every localization worker is busy; retry shortly"), metric: route.metric))
         }
         return .success((route, declared, ticket))
     }
@@ -403,6 +440,7 @@ public final class VPSService: HTTPService {
 
     static func error(_ e: APIError) -> HTTPResponse {
         var r = HTTPResponse.json(e, status: e.httpStatus)
+        r.errorCode = e.code
         if e.knownCode == .unauthorized || e.knownCode == .tokenExpired {
             r.headers.append(("WWW-Authenticate", "Bearer"))
         }
@@ -431,11 +469,11 @@ public final class VPSService: HTTPService {
     /// Metrics and the log line of one answered request.
     func record(_ request: HTTPRequest, _ response: HTTPResponse, route: String, client: String, since: UInt64) {
         let seconds = Double(DispatchTime.now().uptimeNanoseconds - since) / 1e9
-        let code = response.status >= 400 ? Self.errorCode(response) : nil
+        let code = response.status >= 400 ? response.errorCode ?? Self.errorCode(response) : nil
         metrics.record(route: route, status: response.status, seconds: seconds, errorCode: code)
         log(
             RequestLog.line(
-                timestamp: Identifiers.timestamp(clock.now()), method: request.method, path: request.path,
+                timestamp: RequestLog.timestamp(clock.now()), method: request.method, path: request.path,
                 status: response.status, milliseconds: Int(seconds * 1000), client: client))
     }
 

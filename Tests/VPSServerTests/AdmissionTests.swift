@@ -294,7 +294,7 @@ final class FailingStore: ServerStore, @unchecked Sendable {
     /// Was: wrong credentials cost a 210,000-iteration PBKDF2 each with no throttle. Now an address is
     /// throttled before any hashing, and so is a client id after 20 failures a minute.
     @Test func tokenRequestsAreThrottledBeforeHashing() throws {
-        let f = try Fixture()
+        let f = try Fixture(configure: { $0.tokenTarpitSeconds = 0 })
         func token(_ id: String, _ secret: String, from address: String) -> HTTPResponse {
             let auth = "Basic " + Data("\(id):\(secret)".utf8).base64EncodedString()
             return f.service.handle(

@@ -36,6 +36,8 @@ typedef struct {
     uint8_t *body;
     size_t body_length;
     const char *client_address;
+    /* In `handle`: the ticket the request was admitted with (0 in `admit`). */
+    int64_t ticket;
 } vps_http_request;
 
 typedef struct {

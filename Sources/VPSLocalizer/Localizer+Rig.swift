@@ -63,6 +63,7 @@ extension Localizer {
             responses: extracted.map { $0.keypoints.map(\.response) }, map: map, mode: options.mode,
             hints: options.hints, keyframes: 2 * options.mode.retrievedKeyframes)
         for (k, features) in extracted.enumerated() {
+            guard !options.pose.ransac.deadline.hasPassed else { return out }
             let firstFeature = out.features
             out.features += features.count
             guard let queries = features.descriptors.binary, !queries.isEmpty else { continue }

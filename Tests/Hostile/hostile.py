@@ -408,6 +408,22 @@ def main():
     finally:
         server.stop()
 
+    # SIGTERM while pathological queries run (default 60 s engine timeout): stops within 2 s.
+    server = Server(binary, data)
+    tok = token(server.url, client, secret)
+    busy_threads = [threading.Thread(target=lambda: request(
+        server.url + "/vps/map/multi-image-query", "POST", heavy,
+        {"Authorization": "Bearer " + tok, "Content-Type": heavy_type})) for _ in range(4)]
+    for t in busy_threads:
+        t.start()
+    time.sleep(0.4)
+    start = time.monotonic()
+    server.stop()
+    stopped = time.monotonic() - start
+    for t in busy_threads:
+        t.join()
+    check("SIGTERM during queries: server stopped within", round(stopped, 2), 2, stopped <= 2, " s")
+
     # 5. kill -9 during an upload and during a build; 6. the CLI during a build.
     print("5. kill -9 during an upload and during a build", flush=True)
     upload_parts = [("name", None, b"scan"), ("captures.json", "captures.json", open(f"{caps}/captures.json", "rb").read())]
@@ -462,10 +478,13 @@ def main():
         "clients create": ([binary, "clients", "create", "--name", "during", "--data", data], 0),
         "map list": ([binary, "map", "list", "--data", data], 0),
         "map info": ([binary, "map", "info", "MAP_HOSTILE00001", "--data", data], 0),
+        "clients revoke": ([binary, "clients", "revoke", "client_0000000000000000", "--data", data], 1),
+        "map export-mesh": ([binary, "map", "export-mesh", "MAP_HOSTILE00001", "--out", f"{work}/mesh.ply", "--data", data],
+                            None),
         "map build (refused)": ([binary, "map", "build", "--captures", caps, "--data", data], 1),
         "serve (refused)": ([binary, "serve", "--port", "0", "--data", data], 1),
         "localize": ([binary, "localize", "--map", "MAP_HOSTILE00001", "--image", f"{caps}/{frame['image']}",
-                      "--intrinsics", f"{k['fx']},{k['fy']},{k['cx']},{k['cy']}", "--data", data], 0),
+                      "--intrinsics", f"{k['fx']},{k['fy']},{k['cx']},{k['cy']}", "--data", data], None),
     }
     codes = {}
     for name, (command, expected) in cli.items():

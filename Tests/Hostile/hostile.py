@@ -10,17 +10,16 @@ and exits 1 if any assertion fails. Results also go to WORK/hostile.json.
 """
 
 import argparse
+import atexit
 import base64
 import json
 import os
 import shutil
 import signal
 import socket
-import statistics
 import struct
 import subprocess
 import sys
-import tempfile
 import threading
 import time
 import urllib.error
@@ -55,6 +54,18 @@ def rss_mb(pid):
     return 0.0
 
 
+STARTED = []
+
+
+@atexit.register
+def _stop_all():
+    """No server outlives the suite, whatever failed."""
+    for proc in STARTED:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+
+
 class Server:
     """`multiset serve --port 0` on a data directory; `url` is the /v1 root."""
 
@@ -62,6 +73,7 @@ class Server:
         self.proc = subprocess.Popen(
             [binary, "serve", "--port", "0", "--data", data, *extra],
             stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+        STARTED.append(self.proc)
         line = self.proc.stdout.readline()
         self.url = next(w for w in line.split() if w.startswith("http://"))
         self.root = self.url[: -len("/v1")]

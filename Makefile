@@ -9,7 +9,7 @@ BENCH_DATA   ?= bench/data
 DEB_PACKAGES ?= pkg-config zlib1g-dev libturbojpeg0-dev libpng-dev libopencv-dev libssl-dev libsqlite3-dev libmicrohttpd-dev python3-venv
 SWIFT_FLAGS  ?=
 
-.PHONY: all deps build test lint parse-apple format demo bench bench-solvers bench-features bench-mapfile bench-server bench-localize bench-jpeg eval-motorcycle eval-calibration eval-real clean
+.PHONY: all deps build test test-hostile fuzz fuzz-build lint parse-apple format demo bench bench-solvers bench-features bench-mapfile bench-server bench-localize bench-jpeg eval-motorcycle eval-calibration eval-real clean
 
 all: build
 
@@ -50,13 +50,42 @@ test: build
 	echo "tests: $${n:-0} passed, $${f:-0} failed"
 
 lint:
-	$(SWIFT) format lint --strict --recursive Sources Tests Package.swift Apps
+	$(SWIFT) format lint --strict --recursive Sources Tests Package.swift Apps Fuzz/Package.swift Fuzz/Sources
 
 ## parse-apple: the Apple-only files (SwiftUI, ARKit, RealityKit, ImageIO, Security) cannot be compiled on
 ## Linux; they must at least parse (inactive #if branches included).
 APPLE_SOURCES = $(shell find Sources/MultiSetSampleApp Apps -name '*.swift') $(shell grep -rl 'canImport(ImageIO)' Sources --include='*.swift')
 parse-apple:
 	@swiftc -parse $(APPLE_SOURCES) && echo "parse-apple: $(words $(APPLE_SOURCES)) Apple-only files parse"
+
+## test-hostile: the hostile-load suite (Tests/Hostile/hostile.py) on a release server: token flood, slow
+## bodies, idle connections, pathological queries, kill -9 during upload and build, the CLI during a build,
+## schemathesis --checks all; each asserting the numbers of docs/SECURITY.md. A few minutes.
+HOSTILE_WORK ?= .build/hostile
+$(VENV)/.hostile-ok: Tests/Hostile/requirements.txt
+	$(PYTHON) -m venv $(VENV)
+	$(VENV)/bin/pip install -q -r Tests/Hostile/requirements.txt
+	touch $@
+
+test-hostile: deps $(VENV)/.hostile-ok
+	@command -v wrk >/dev/null || { [ "$$(id -u)" = 0 ] && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq wrk; } || { echo "install wrk: sudo apt-get install -y wrk"; exit 1; }
+	$(SWIFT) build -c release --product multiset
+	$(PYTHON) Tests/Hostile/hostile.py --multiset .build/release/multiset --work $(HOSTILE_WORK) --st $(VENV)/bin/st
+
+## fuzz: every libFuzzer target of Fuzz/ (multipart, query forms, JSON query, JPEG, PNG, map file with a valid
+## CRC, COLMAP text and binary, captures.json) for FUZZ_SECONDS each, or FUZZ_RUNS executions each, under
+## AddressSanitizer and LeakSanitizer; seeds in Fuzz/Corpus, new inputs in Fuzz/.corpus; a table at the end.
+FUZZ_SECONDS ?= 60
+FUZZ_RUNS    ?=
+FUZZ_TARGETS ?= FuzzMultipart FuzzQueryForm FuzzJSONQuery FuzzJPEG FuzzPNG FuzzMapFile FuzzCOLMAPText FuzzCOLMAPBinary FuzzCaptures
+FUZZ_FLAGS   ?= -c release -Xswiftc -sanitize=fuzzer,address -Xswiftc -parse-as-library -Xswiftc -enable-testing -Xswiftc -use-ld=lld
+
+fuzz-build: deps
+	@# Product by product: a plain `swift build` would also build the main package's executable with these flags.
+	cd Fuzz && for t in $(FUZZ_TARGETS); do $(SWIFT) build $(FUZZ_FLAGS) --product $$t || exit 1; done
+
+fuzz: fuzz-build
+	FUZZ_SECONDS=$(FUZZ_SECONDS) FUZZ_RUNS=$(FUZZ_RUNS) bash Fuzz/run.sh $(FUZZ_TARGETS)
 
 format:
 	$(SWIFT) format --in-place --recursive Sources Tests Package.swift Apps

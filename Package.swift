@@ -16,6 +16,10 @@ let package = Package(
         // Samples: the seed screens' view models (pure Swift) and the SwiftUI/ARKit app layer (Apple only).
         .library(name: "MultiSetSampleKit", targets: ["MultiSetSampleKit"]),
         .library(name: "MultiSetSampleApp", targets: ["MultiSetSampleApp"]),
+        // Engine libraries (Linux), for packages beside this one (the fuzzers in Fuzz/).
+        .library(name: "VPSImaging", targets: ["VPSImaging"]),
+        .library(name: "VPSCapture", targets: ["VPSCapture"]),
+        .library(name: "VPSMap", targets: ["VPSMap"]),
         // Tools.
         .executable(name: "multiset", targets: ["multiset"]),
         .executable(name: "multiset-bench-jpeg", targets: ["multiset-bench-jpeg"]),
@@ -63,9 +67,8 @@ let package = Package(
         .target(
             name: "VPSServer",
             dependencies: [
-                "VPSProtocol", "VPSMap", "VPSLocalizer", "VPSGeometry", "VPSImaging", "VPSFeatures", "COpenSSL",
-                "CSQLite",
-                "CMicroHTTPDShim",
+                "VPSProtocol", "VPSMap", "VPSLocalizer", "VPSGeometry", "VPSImaging", "VPSFeatures", "VPSCapture",
+                "COpenSSL", "CSQLite", "CMicroHTTPDShim",
             ]),
 
         // MARK: Tools

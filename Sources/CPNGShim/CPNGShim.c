@@ -147,6 +147,16 @@ int cpngshim_decode(const uint8_t *data, size_t count, uint32_t maxSide, int hea
     png_set_read_fn(png, state, shim_read);
     // The caller's maxSide is the size limit; lift libpng's own default (1,000,000 pixels per side).
     png_set_user_limits(png, PNG_UINT_31_MAX, PNG_UINT_31_MAX);
+    // Hostile files: at most 64 ancillary chunks kept and 256 KiB per ancillary chunk, and text,
+    // colour-profile, palette-suggestion and Exif chunks skipped unread (their CRC is still checked),
+    // so a file of a thousand compressed text chunks costs a pass over its bytes, not a thousand
+    // decompressions. Unknown chunks are skipped too. Pixels need none of them.
+    png_set_chunk_cache_max(png, 64);
+    png_set_chunk_malloc_max(png, 256 * 1024);
+    static const png_byte skipped[] = {'t', 'E', 'X', 't', 0, 'z', 'T', 'X', 't', 0, 'i', 'T', 'X', 't', 0,
+                                       'i', 'C', 'C', 'P', 0, 's', 'P', 'L', 'T', 0, 'e', 'X', 'I', 'f', 0};
+    png_set_keep_unknown_chunks(png, PNG_HANDLE_CHUNK_NEVER, NULL, 0);
+    png_set_keep_unknown_chunks(png, PNG_HANDLE_CHUNK_NEVER, skipped, (int)(sizeof skipped / 5));
     png_read_info(png, info);
     uint32_t width = png_get_image_width(png, info);
     uint32_t height = png_get_image_height(png, info);

@@ -15,7 +15,8 @@ import Darwin
 /// it cannot beat the best. Every new best model is locally optimised (Chum, Matas & Kittler
 /// 2003, LO-RANSAC) through the estimator's `refine`. The loop stops after
 /// `log(1 − confidence) / log(1 − ε^m (1 − 1/A))` iterations (ε from the best model, m the sample
-/// size), but never before `minIterations` nor after `maxIterations`.
+/// size), but never before `minIterations` nor after `maxIterations`, and at once when
+/// `options.deadline` passes (checked every 16 iterations).
 ///
 /// - Complexity: O(k · (solve + verify)) with verification O(log A / log((1−δ)/(1−ε))) per bad model.
 public enum Ransac {
@@ -49,6 +50,10 @@ public enum Ransac {
         let logFail = log(1 - min(options.confidence, 1 - 1e-12))
 
         while stats.iterations < maxIterations {
+            if stats.iterations & 15 == 0, options.deadline.hasPassed {
+                stats.stoppedByDeadline = true
+                break
+            }
             stats.iterations += 1
             drawSample(&sample, n: n, rng: &rng)
             models.removeAll(keepingCapacity: true)

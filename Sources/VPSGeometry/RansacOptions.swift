@@ -18,6 +18,9 @@ public struct RansacOptions: Sendable, Equatable {
     public var localOptimization: Bool = true
     /// Rounds of local optimisation per new best model (re-collecting inliers each round). Default 2.
     public var localOptimizationRounds: Int = 2
+    /// When to give up: checked every 16 iterations; a passed deadline ends the loop with the best
+    /// model so far and `RansacStats.stoppedByDeadline`. Default `never`.
+    public var deadline = Deadline.never
 
     /// Options with the given inlier threshold and defaults elsewhere.
     public init(threshold: Double) { self.threshold = threshold }
@@ -41,6 +44,8 @@ public struct RansacStats: Sendable, Equatable {
     public var inlierRatio = 0.0
     /// MSAC score (sum of truncated squared errors) of the returned model; lower is better.
     public var score = Double.infinity
+    /// The loop ended because `RansacOptions.deadline` passed, not by adaptive stopping.
+    public var stoppedByDeadline = false
 
     /// Empty statistics.
     public init() {}

@@ -154,9 +154,12 @@ struct LocalizationRun {
         defer { self.funnel = funnel }
 
         // 1. Features.
-        let query = try QueryFeatures(frames, map: map, mode: options.mode)
+        let query = try QueryFeatures(frames, map: map, mode: options.mode, deadline: options.pose.ransac.deadline)
         funnel.features = query.count
         lap("extract")
+        // A query past its deadline (`RansacOptions.deadline`) stops at the next stage boundary,
+        // with no answer; the engine reports the timeout.
+        guard !options.pose.ransac.deadline.hasPassed else { return }
         guard funnel.features > 0 else {
             failure = .noRetrievalMatch
             return
@@ -179,6 +182,7 @@ struct LocalizationRun {
         funnel.matches = matches.count
         lap("match")
         funnel.seconds["match"]! -= search.retrievalSeconds
+        guard !options.pose.ransac.deadline.hasPassed else { return }
         guard matches.count >= (options.guidedMatching ? 8 : max(6, options.minInliers)) else {
             failure = .noRetrievalMatch
             return
@@ -191,6 +195,7 @@ struct LocalizationRun {
         ransac = result.ransac
         funnel.ransacInliers = result.inlierCount
         lap("pose")
+        guard !options.pose.ransac.deadline.hasPassed else { return }
 
         // 5. Verification by projection of a weak pose (every pose in VPS-2).
         let verification = ProjectionVerification(query, map: map)
@@ -218,6 +223,7 @@ struct LocalizationRun {
         }
 
         // 6. Tight refit and uncertainty.
+        guard !options.pose.ransac.deadline.hasPassed else { return }
         let tight = PoseTightening(
             pose: ransacPose, correspondences: used, query: query, map: options.weightByPointUncertainty ? map : nil,
             weightByScale: options.weightByScale,
@@ -235,6 +241,7 @@ struct LocalizationRun {
         firstFromMap = pose
 
         // 7. The best distinct competitor.
+        guard !options.pose.ransac.deadline.hasPassed else { return }
         let rival = RivalSearch(
             winner: pose, neighbors: neighbors, matches: matches, query: query, map: map,
             probeWholeMap: search.candidates != nil, options: options)

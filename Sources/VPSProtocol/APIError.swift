@@ -28,6 +28,16 @@ public enum APIErrorCode: String, Codable, Sendable, CaseIterable {
     case rateLimited = "RATE_LIMITED"
     case engineTimeout = "ENGINE_TIMEOUT"
     case internalError = "INTERNAL_ERROR"
+    /// [Project design] A known path asked with a method it does not have (405, with `Allow`).
+    case methodNotAllowed = "METHOD_NOT_ALLOWED"
+    /// [Project design] Every worker busy and the queue full, or too many bodies being received (503,
+    /// with `Retry-After`); retrying shortly is right.
+    case serverBusy = "SERVER_BUSY"
+    /// [Project design] The build quota of the account is used up (429, with `Retry-After`).
+    case buildQuotaExceeded = "BUILD_QUOTA_EXCEEDED"
+    /// [Project design] An upload's code is already used by one of the account's maps (409); codes of
+    /// other accounts never conflict.
+    case codeTaken = "CODE_TAKEN"
 
     /// The HTTP status the server answers with.
     public var httpStatus: Int {
@@ -39,11 +49,12 @@ public enum APIErrorCode: String, Codable, Sendable, CaseIterable {
         case .invalidCredentials, .unauthorized, .tokenExpired: return 401
         case .forbidden, .urlExpired: return 403
         case .mapNotFound, .mapSetNotFound, .objectNotFound, .fileNotFound: return 404
-        case .mapNotActive, .mapInMapSet: return 409
+        case .mapNotActive, .mapInMapSet, .codeTaken: return 409
+        case .methodNotAllowed: return 405
         case .payloadTooLarge: return 413
-        case .rateLimited: return 429
+        case .rateLimited, .buildQuotaExceeded: return 429
         case .internalError: return 500
-        case .engineTimeout: return 503
+        case .engineTimeout, .serverBusy: return 503
         }
     }
 }

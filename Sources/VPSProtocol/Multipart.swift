@@ -159,7 +159,8 @@ public enum Multipart {
                 contentType = value
             }
         }
-        guard let name, !name.isEmpty else { throw .malformedPart("part without a name") }
+        // RFC 7578 §4.2: every part has a name parameter (an empty one is a name; no field uses it).
+        guard let name else { throw .malformedPart("part without a name") }
         return MultipartPart(name: name, filename: filename, contentType: contentType, data: [])
     }
 

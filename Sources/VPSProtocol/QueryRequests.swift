@@ -42,12 +42,30 @@ public struct QueryIntrinsics: Equatable, Sendable, Codable {
         try validate()
     }
 
-    /// SPEC §17.3: finite, fx, fy > 0, 0 < px < width, 0 < py < height.
+    /// Largest width or height accepted, pixels.
+    public static let maxSide = 16384
+    /// Focal lengths must lie within this factor of the image's longer side (fields of view from
+    /// about 0.6° to 178°).
+    public static let focalRange = 0.01...100.0
+
+    /// SPEC §17.3: finite, fx, fy > 0, 0 < px < width, 0 < py < height; and plausible: width and height
+    /// 1…16384, fx and fy from 1/100 to 100 times the longer side (`fx=1e308` is not a camera).
     public func validate() throws(APIError) {
         guard fx.isFinite, fy.isFinite, px.isFinite, py.isFinite, fx > 0, fy > 0, width > 0, height > 0,
             px > 0, px < Double(width), py > 0, py < Double(height)
         else {
             throw APIError(.invalidIntrinsics, "Intrinsics must satisfy fx, fy > 0, 0 < px < width, 0 < py < height")
+        }
+        guard width <= Self.maxSide, height <= Self.maxSide else {
+            throw APIError(.invalidIntrinsics, "width and height must be at most \(Self.maxSide)")
+        }
+        let side = Double(max(width, height))
+        let range = (Self.focalRange.lowerBound * side)...(Self.focalRange.upperBound * side)
+        guard range.contains(fx), range.contains(fy) else {
+            throw APIError(
+                .invalidIntrinsics,
+                "fx and fy must be between \(FormValue.number(range.lowerBound)) and \(FormValue.number(range.upperBound)) px for a \(width)x\(height) image"
+            )
         }
     }
 }
@@ -261,9 +279,18 @@ public struct MultiFrameQueryRequest: Equatable, Sendable {
     public init(form: FormFields) throws(APIError) {
         common = try QueryCommon(form: form)
         var indices: [Int] = []
-        for name in form.names {
-            guard name.hasPrefix("image"), !name.hasSuffix("_data"), let n = Int(name.dropFirst(5)) else { continue }
-            indices.append(n)
+        var data: Set<Int> = []
+        for name in form.names where name.hasPrefix("image") {
+            guard let (n, isData) = Self.imagePart(name) else {
+                throw APIError(
+                    .badRequest, "unknown part \(name): image parts are image1…image6 and image1_data…image6_data")
+            }
+            if isData {
+                guard data.insert(n).inserted else { throw APIError(.badRequest, "\(name) is repeated") }
+            } else {
+                guard !indices.contains(n) else { throw APIError(.badRequest, "\(name) is repeated") }
+                indices.append(n)
+            }
         }
         indices.sort()
         guard indices.count >= Self.frameRange.lowerBound else {
@@ -282,7 +309,8 @@ public struct MultiFrameQueryRequest: Equatable, Sendable {
             }
             guard let raw = form.value("image\(n)_data"),
                 let pose = try? JSONDecoder().decode(ImagePoseData.self, from: Data(raw.utf8)),
-                [pose.x, pose.y, pose.z, pose.qx, pose.qy, pose.qz, pose.qw].allSatisfy(\.isFinite)
+                [pose.x, pose.y, pose.z, pose.qx, pose.qy, pose.qz, pose.qw].allSatisfy(\.isFinite),
+                [pose.x, pose.y, pose.z].allSatisfy({ abs($0) <= 1e6 })
             else { throw APIError(.invalidPoseData, "image\(n)_data is missing or is not {x,y,z,qx,qy,qz,qw}") }
             let norm = (pose.qx * pose.qx + pose.qy * pose.qy + pose.qz * pose.qz + pose.qw * pose.qw).squareRoot()
             guard norm >= 0.9, norm <= 1.1 else {
@@ -296,6 +324,18 @@ public struct MultiFrameQueryRequest: Equatable, Sendable {
             frames.append(QueryFrame(image: img, pose: normalized))
         }
         self.frames = frames
+    }
+
+    /// `image<N>` or `image<N>_data` with N in ASCII decimal, 1…99, no leading zero (image7 and up
+    /// are counted, as TOO_MANY_IMAGES); nil for any other name.
+    static func imagePart(_ name: String) -> (Int, isData: Bool)? {
+        var digits = Substring(name.dropFirst(5))
+        let isData = digits.hasSuffix("_data")
+        if isData { digits = digits.dropLast(5) }
+        guard (1...2).contains(digits.utf8.count), digits.utf8.allSatisfy({ (48...57).contains($0) }),
+            digits.first != "0", let n = Int(digits)
+        else { return nil }
+        return (n, isData)
     }
 }
 

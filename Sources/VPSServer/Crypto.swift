@@ -1,24 +1,37 @@
 import COpenSSL
 import Foundation
 
-/// The server's cryptographic primitives, all from OpenSSL's libcrypto.
+/// A libcrypto call failed (out of memory, a broken library): the caller answers 500, never a
+/// result computed from an unfilled buffer.
+public struct CryptoError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// The failed primitive.
+    public let operation: String
+    public var description: String { "\(operation) failed in libcrypto" }
+}
+
+/// The server's cryptographic primitives, all from OpenSSL's libcrypto. Every return value of
+/// libcrypto is checked: a failed MAC throws instead of leaving a predictable all-zero buffer.
 public enum Crypto {
     /// HMAC-SHA256 of `message` under `key` (32 bytes).
-    public static func hmacSHA256(key: [UInt8], message: [UInt8]) -> [UInt8] {
+    public static func hmacSHA256(key: [UInt8], message: [UInt8]) throws(CryptoError) -> [UInt8] {
         var out = [UInt8](repeating: 0, count: 32)
         var length: UInt32 = 32
-        key.withUnsafeBufferPointer { k in
+        // libcrypto wants a non-null key pointer even for an empty key.
+        let keyBytes = key.isEmpty ? [0] : key
+        let ok = keyBytes.withUnsafeBufferPointer { k in
             message.withUnsafeBufferPointer { m in
-                _ = HMAC(EVP_sha256(), k.baseAddress, Int32(k.count), m.baseAddress, m.count, &out, &length)
+                HMAC(EVP_sha256(), k.baseAddress, Int32(key.count), m.baseAddress, m.count, &out, &length) != nil
             }
         }
+        guard ok, length == 32 else { throw CryptoError(operation: "HMAC-SHA256") }
         return out
     }
 
     /// SHA-256 of `data`.
-    public static func sha256(_ data: [UInt8]) -> [UInt8] {
+    public static func sha256(_ data: [UInt8]) throws(CryptoError) -> [UInt8] {
         var out = [UInt8](repeating: 0, count: 32)
-        data.withUnsafeBufferPointer { d in _ = SHA256(d.baseAddress, d.count, &out) }
+        let ok = data.withUnsafeBufferPointer { d in SHA256(d.baseAddress, d.count, &out) != nil }
+        guard ok else { throw CryptoError(operation: "SHA-256") }
         return out
     }
 
@@ -26,16 +39,19 @@ public enum Crypto {
     ///
     /// - Parameters:
     ///   - iterations: work factor; 210,000 follows OWASP's 2023 guidance for PBKDF2-SHA256.
-    public static func pbkdf2(secret: [UInt8], salt: [UInt8], iterations: Int, length: Int = 32) -> [UInt8] {
+    public static func pbkdf2(
+        secret: [UInt8], salt: [UInt8], iterations: Int, length: Int = 32
+    ) throws(CryptoError) -> [UInt8] {
         var out = [UInt8](repeating: 0, count: length)
         let chars = secret.map { CChar(bitPattern: $0) }
-        chars.withUnsafeBufferPointer { s in
+        let ok = chars.withUnsafeBufferPointer { s in
             salt.withUnsafeBufferPointer { salt in
-                _ = PKCS5_PBKDF2_HMAC(
+                PKCS5_PBKDF2_HMAC(
                     s.baseAddress, Int32(s.count), salt.baseAddress, Int32(salt.count), Int32(iterations), EVP_sha256(),
-                    Int32(length), &out)
+                    Int32(length), &out) == 1
             }
         }
+        guard ok else { throw CryptoError(operation: "PBKDF2-HMAC-SHA256") }
         return out
     }
 

@@ -37,6 +37,13 @@ public final class InMemoryStore: ServerStore {
         state.withLock { $0.clients.values.sorted { ($0.createdAt, $0.id) < ($1.createdAt, $1.id) } }
     }
 
+    public func setClientSecretHash(id: String, _ hash: String) throws(StoreError) {
+        try state.withLock { s throws(StoreError) in
+            guard s.clients[id] != nil else { throw .notFound("client \(id)") }
+            s.clients[id]!.secretHash = hash
+        }
+    }
+
     public func setClientDisabled(id: String, _ disabled: Bool) throws(StoreError) {
         try state.withLock { s throws(StoreError) in
             guard s.clients[id] != nil else { throw .notFound("client \(id)") }
@@ -46,7 +53,9 @@ public final class InMemoryStore: ServerStore {
 
     public func createMap(_ map: MapRecord) throws(StoreError) {
         try state.withLock { s throws(StoreError) in
-            guard s.maps[map.id] == nil, !s.maps.values.contains(where: { $0.code == map.code }) else {
+            guard s.maps[map.id] == nil,
+                !s.maps.values.contains(where: { $0.code == map.code && $0.accountID == map.accountID })
+            else {
                 throw .conflict("map \(map.code)")
             }
             s.maps[map.id] = map

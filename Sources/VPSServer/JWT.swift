@@ -58,12 +58,14 @@ public struct JWTSigner: Sendable {
     static let header = Crypto.base64URL(Array(#"{"alg":"HS256","typ":"JWT"}"#.utf8))
 
     /// Signs claims into a compact token.
-    public func sign(_ claims: TokenClaims) -> String {
+    ///
+    /// - Throws: `CryptoError` when libcrypto fails (no token is better than a badly signed one).
+    public func sign(_ claims: TokenClaims) throws(CryptoError) -> String {
         let encoder = JSONEncoder()
         encoder.outputFormatting = .sortedKeys
         let payload = Crypto.base64URL([UInt8]((try? encoder.encode(claims)) ?? Data()))
         let input = "\(Self.header).\(payload)"
-        return input + "." + Crypto.base64URL(Crypto.hmacSHA256(key: key, message: Array(input.utf8)))
+        return input + "." + Crypto.base64URL(try Crypto.hmacSHA256(key: key, message: Array(input.utf8)))
     }
 
     /// Verifies a compact token at time `now` (seconds since 1970).
@@ -74,8 +76,8 @@ public struct JWTSigner: Sendable {
             let header = try? JSONSerialization.jsonObject(with: Data(headerBytes)) as? [String: Any],
             header["alg"] as? String == "HS256"
         else { throw .invalid }
-        let expected = Crypto.hmacSHA256(key: key, message: Array("\(parts[0]).\(parts[1])".utf8))
-        guard let signature = Crypto.base64URLDecode(String(parts[2])), Crypto.constantTimeEqual(signature, expected)
+        guard let expected = try? Crypto.hmacSHA256(key: key, message: Array("\(parts[0]).\(parts[1])".utf8)),
+            let signature = Crypto.base64URLDecode(String(parts[2])), Crypto.constantTimeEqual(signature, expected)
         else {
             throw .invalid
         }

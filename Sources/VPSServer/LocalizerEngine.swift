@@ -18,7 +18,9 @@ public final class LocalizerEngine: QueryEngine {
     let options: LocalizerOptions
     /// Receives each query's time per stage (`extract`, `match`, `pose`), for `/metrics`.
     let metrics: Metrics?
-    private let cache = Mutex([String: LocalizationMap]())
+    /// Prepared maps by record id (a code can be re-used after a delete, an id never is), and maps
+    /// that failed to load, so a broken file is not re-read by every query.
+    private let cache = Mutex([String: Result<LocalizationMap, APIError>]())
 
     /// An engine over a data directory; pass the service's `Metrics` to export stage timings.
     public init(data: DataDirectory, options: LocalizerOptions = LocalizerOptions(), metrics: Metrics? = nil) {
@@ -32,23 +34,39 @@ public final class LocalizerEngine: QueryEngine {
         for (stage, seconds) in outcome.seconds { metrics.recordStage(stage, seconds: seconds) }
     }
 
-    public var loadedMaps: Int { cache.withLock { $0.count } }
-
-    /// The prepared map of a record, loaded on first use.
-    func map(_ record: MapRecord) throws(APIError) -> LocalizationMap {
-        if let m = cache.withLock({ $0[record.code] }) { return m }
-        let prepared: LocalizationMap
-        do { prepared = try LocalizationMap(try MapFile.read(from: data.mapFile(code: record.code))) } catch {
-            throw APIError(.mapNotActive, "Map \(record.code) cannot be loaded: \(error)")
-        }
-        return cache.withLock { c in
-            if let existing = c[record.code] { return existing }
-            c[record.code] = prepared
-            return prepared
+    public var loadedMaps: Int {
+        cache.withLock { c in
+            c.values.filter {
+                if case .success = $0 { return true }
+                return false
+            }.count
         }
     }
 
-    /// Decodes a query image and checks it against its declared size (SPEC §17.3).
+    public func evict(mapID: String) { _ = cache.withLock { $0.removeValue(forKey: mapID) } }
+
+    /// The prepared map of a record, loaded on first use. A file that cannot be read answers 409
+    /// `MAP_NOT_ACTIVE` without naming server paths, and is remembered until the map is evicted.
+    func map(_ record: MapRecord) throws(APIError) -> LocalizationMap {
+        if let m = cache.withLock({ $0[record.id] }) { return try m.get() }
+        let loaded: Result<LocalizationMap, APIError>
+        do {
+            loaded = .success(try LocalizationMap(try MapFile.read(from: data.mapFile(record))))
+        } catch let e as MapFileError {
+            loaded = .failure(APIError(.mapNotActive, "Map \(record.code) cannot be loaded (\(e.code))"))
+        } catch {
+            loaded = .failure(APIError(.mapNotActive, "Map \(record.code) cannot be loaded"))
+        }
+        return try cache.withLock { c in
+            if let existing = c[record.id] { return existing }
+            c[record.id] = loaded
+            return loaded
+        }.get()
+    }
+
+    /// Decodes a query image and checks it against its declared size (SPEC §17.3): the size comes
+    /// from the header alone, so an oversized image is refused before a pixel is decoded, and the
+    /// image is decoded once (PNG text chunks are skipped, libpng's chunk limits apply).
     static func decode(_ bytes: [UInt8], intrinsics: QueryIntrinsics) throws(APIError) -> (GrayImage, Camera) {
         let isPNG = bytes.starts(with: [0x89, 0x50, 0x4E, 0x47])
         let size: (width: Int, height: Int)
@@ -87,10 +105,11 @@ public final class LocalizerEngine: QueryEngine {
 
     /// Localizer options for one query: the engine's defaults with the query's mode and hints
     /// (converted into the map's right-handed frame, SPEC §15.2, §17.3, §18.4).
-    func queryOptions(_ common: QueryCommon, map: MapData, setFromMap: Rigid3) -> LocalizerOptions {
+    func queryOptions(_ common: QueryCommon, map: MapData, setFromMap: Rigid3, deadline: Deadline) -> LocalizerOptions {
         var o = options
         o.mode = common.queryMode == .vps2 ? .vps2 : .vps1
         o.hints = Self.hints(common.hints, map: map, setFromMap: setFromMap)
+        o.pose.ransac.deadline = deadline
         return o
     }
 
@@ -123,11 +142,18 @@ public final class LocalizerEngine: QueryEngine {
                 quaternion: QuaternionJSON(geo.geoOrientation(fromMap: mapFromCamera.rotation))))
     }
 
+    /// Throws `ENGINE_TIMEOUT` once `deadline` has passed (between stages).
+    static func check(_ deadline: Deadline) throws(APIError) {
+        guard !deadline.hasPassed else { throw APIError(.engineTimeout, "The engine ran out of time") }
+    }
+
     public func singleFrame(
-        _ q: SingleFrameQueryRequest, target: QueryTarget
+        _ q: SingleFrameQueryRequest, target: QueryTarget, deadline: Deadline
     ) throws(APIError) -> SingleFrameQueryResponse {
         let started = DispatchTime.now().uptimeNanoseconds
+        try Self.check(deadline)
         let (image, camera) = try Self.decode(q.image, intrinsics: q.common.intrinsics)
+        try Self.check(deadline)
         let records = try Self.records(target, hints: q.common.hints.hintMapCodes)
         var best: (LocalizationOutcome, MapRecord, Rigid3, LocalizationMap)?
         var failure = LocalizationFailure.noRetrievalMatch
@@ -137,10 +163,11 @@ public final class LocalizerEngine: QueryEngine {
             do {
                 outcome = try Localizer.localize(
                     image: image, camera: camera, map: prepared,
-                    options: queryOptions(q.common, map: prepared.data, setFromMap: setFromMap))
+                    options: queryOptions(q.common, map: prepared.data, setFromMap: setFromMap, deadline: deadline))
             } catch {
                 throw APIError(.internalError, "feature extraction failed")
             }
+            try Self.check(deadline)
             recordStages(outcome)
             if let f = outcome.failure, f != .noRetrievalMatch { failure = f }
             if outcome.camFromMap != nil, outcome.confidence > (best?.0.confidence ?? -1) {
@@ -191,8 +218,9 @@ public final class LocalizerEngine: QueryEngine {
         }
     }
 
-    public func multiFrame(_ q: MultiFrameQueryRequest, target: QueryTarget) throws(APIError) -> MultiFrameQueryResponse
-    {
+    public func multiFrame(
+        _ q: MultiFrameQueryRequest, target: QueryTarget, deadline: Deadline
+    ) throws(APIError) -> MultiFrameQueryResponse {
         let started = DispatchTime.now().uptimeNanoseconds
         let records = try Self.records(target, hints: q.common.hints.hintMapCodes)
         // Tracking poses → CV `camFromRig` with the rig = the tracking world (right-handed).
@@ -200,6 +228,7 @@ public final class LocalizerEngine: QueryEngine {
         var camFromRig: [CameraPose] = []
         var images: [GrayImage] = []
         for f in q.frames {
+            try Self.check(deadline)
             let (image, camera) = try Self.decode(f.image, intrinsics: q.common.intrinsics)
             var worldFromCam = Rigid3(
                 rotation: Quaternion(x: f.pose.qx, y: f.pose.qy, z: f.pose.qz, w: f.pose.qw),
@@ -216,10 +245,11 @@ public final class LocalizerEngine: QueryEngine {
             do {
                 outcome = try Localizer.localize(
                     rig: images, cameras: cameras, camFromRig: camFromRig, map: prepared,
-                    options: queryOptions(q.common, map: prepared.data, setFromMap: setFromMap))
+                    options: queryOptions(q.common, map: prepared.data, setFromMap: setFromMap, deadline: deadline))
             } catch {
                 throw APIError(.internalError, "feature extraction failed")
             }
+            try Self.check(deadline)
             for (stage, seconds) in outcome.seconds { metrics?.recordStage(stage, seconds: seconds) }
             if let rigFromMap = outcome.rigFromMap, outcome.confidence > (best?.outcome.confidence ?? -1) {
                 best = (outcome, CameraPose(rigFromMap.rigid * setFromMap.inverse), record, prepared)
@@ -250,17 +280,23 @@ public final class LocalizerEngine: QueryEngine {
             mapCodes: [best.record.code], responseTime: ms, numMatches: best.outcome.inliers, geoPose: geoPose)
     }
 
-    public func object(_ q: ObjectQueryRequest, objects: [MapRecord]) throws(APIError) -> ObjectQueryResponse {
+    public func object(
+        _ q: ObjectQueryRequest, objects: [MapRecord], deadline: Deadline
+    ) throws(APIError) -> ObjectQueryResponse {
         let started = DispatchTime.now().uptimeNanoseconds
         let (image, camera) = try Self.decode(q.image, intrinsics: q.intrinsics)
         var best: (LocalizationOutcome, MapRecord)?
-        for o in objects {
+        var o = options
+        o.pose.ransac.deadline = deadline
+        for object in objects {
+            try Self.check(deadline)
             guard
-                let outcome = try? Localizer.localize(image: image, camera: camera, map: try map(o), options: options),
+                let outcome = try? Localizer.localize(image: image, camera: camera, map: try map(object), options: o),
                 outcome.camFromMap != nil, outcome.confidence > (best?.0.confidence ?? -1)
             else { continue }
-            best = (outcome, o)
+            best = (outcome, object)
         }
+        try Self.check(deadline)
         let ms = Int(Double(DispatchTime.now().uptimeNanoseconds - started) / 1e6)
         guard let (outcome, record) = best, let camFromObject = outcome.camFromMap,
             outcome.confidence >= Localizer.answerConfidence

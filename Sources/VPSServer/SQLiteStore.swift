@@ -15,11 +15,7 @@ public final class SQLiteStore: ServerStore {
             CREATE TABLE IF NOT EXISTS clients (
                 id TEXT PRIMARY KEY, account_id TEXT NOT NULL REFERENCES accounts(id), name TEXT NOT NULL,
                 secret_hash TEXT NOT NULL, scopes TEXT NOT NULL, disabled INTEGER NOT NULL, created_at REAL NOT NULL);
-            CREATE TABLE IF NOT EXISTS maps (
-                id TEXT PRIMARY KEY, account_id TEXT NOT NULL REFERENCES accounts(id), code TEXT NOT NULL UNIQUE,
-                kind TEXT NOT NULL, name TEXT NOT NULL, description TEXT NOT NULL, status TEXT NOT NULL,
-                file TEXT NOT NULL, bytes INTEGER NOT NULL, failure TEXT NOT NULL,
-                created_at REAL NOT NULL, updated_at REAL NOT NULL);
+            \(Self.mapsTable("maps"))
             CREATE INDEX IF NOT EXISTS maps_account ON maps(account_id, kind, created_at);
             CREATE TABLE IF NOT EXISTS map_sets (
                 id TEXT PRIMARY KEY, account_id TEXT NOT NULL REFERENCES accounts(id), code TEXT NOT NULL UNIQUE,
@@ -29,6 +25,49 @@ public final class SQLiteStore: ServerStore {
                 ord INTEGER NOT NULL, px REAL, py REAL, pz REAL, qx REAL, qy REAL, qz REAL, qw REAL,
                 PRIMARY KEY (set_id, map_id));
             """)
+        try migrate()
+    }
+
+    /// The maps table: codes are unique within an account (SPEC §17.1: another account's resource
+    /// is not visible, so neither is its choice of code).
+    static func mapsTable(_ name: String) -> String {
+        """
+        CREATE TABLE IF NOT EXISTS \(name) (
+            id TEXT PRIMARY KEY, account_id TEXT NOT NULL REFERENCES accounts(id), code TEXT NOT NULL,
+            kind TEXT NOT NULL, name TEXT NOT NULL, description TEXT NOT NULL, status TEXT NOT NULL,
+            file TEXT NOT NULL, bytes INTEGER NOT NULL, failure TEXT NOT NULL,
+            created_at REAL NOT NULL, updated_at REAL NOT NULL, UNIQUE (account_id, code));
+        """
+    }
+
+    /// Schema version 1: map codes unique per account instead of globally (a table rebuild, as
+    /// SQLite cannot drop a column constraint).
+    func migrate() throws(StoreError) {
+        guard let version = try db.query("PRAGMA user_version").first?[0].int, version < 1 else { return }
+        let sql = try db.query("SELECT sql FROM sqlite_master WHERE type = 'table' AND name = 'maps'").first?[0].string
+        if let sql, sql.contains("code TEXT NOT NULL UNIQUE") {
+            try db.execute("PRAGMA foreign_keys=OFF")
+            do {
+                try db.execute(
+                    """
+                    BEGIN IMMEDIATE;
+                    \(Self.mapsTable("maps_v1"))
+                    INSERT INTO maps_v1 SELECT \(Self.mapColumns) FROM maps;
+                    DROP TABLE maps;
+                    ALTER TABLE maps_v1 RENAME TO maps;
+                    CREATE INDEX IF NOT EXISTS maps_account ON maps(account_id, kind, created_at);
+                    PRAGMA user_version = 1;
+                    COMMIT;
+                    """)
+            } catch {
+                try? db.execute("ROLLBACK")
+                try? db.execute("PRAGMA foreign_keys=ON")
+                throw error
+            }
+            try db.execute("PRAGMA foreign_keys=ON")
+        } else {
+            try db.execute("PRAGMA user_version = 1")
+        }
     }
 
     public func createAccount(_ a: AccountRecord) throws(StoreError) {
@@ -65,6 +104,11 @@ public final class SQLiteStore: ServerStore {
 
     public func clients() throws(StoreError) -> [ClientRecord] {
         try db.query("SELECT \(Self.clientColumns) FROM clients ORDER BY created_at, id").map(Self.client)
+    }
+
+    public func setClientSecretHash(id: String, _ hash: String) throws(StoreError) {
+        try db.query("UPDATE clients SET secret_hash = ? WHERE id = ?", [.text(hash), .text(id)])
+        guard db.changes == 1 else { throw .notFound("client \(id)") }
     }
 
     public func setClientDisabled(id: String, _ disabled: Bool) throws(StoreError) {

@@ -159,6 +159,10 @@ public protocol ServerStore: Sendable {
     func client(id: String) throws(StoreError) -> ClientRecord?
     func clients() throws(StoreError) -> [ClientRecord]
     func setClientDisabled(id: String, _ disabled: Bool) throws(StoreError)
+    /// Replaces a client's stored secret hash (an old PBKDF2 hash upgraded after a successful check).
+    func setClientSecretHash(id: String, _ hash: String) throws(StoreError)
+    /// Records a map; a code already used in the same account is a `conflict` (codes of other
+    /// accounts do not matter).
     func createMap(_ map: MapRecord) throws(StoreError)
     func updateMap(_ map: MapRecord) throws(StoreError)
     /// A map or object by id or code within an account.

@@ -1,55 +1,59 @@
-import Dispatch
 import Foundation
+import VPSCapture
+import VPSImaging
 import VPSMap
 import VPSProtocol
 
 /// `POST /v1/vps/map/upload` (beyond the vendor's API): a map file, or a capture dataset whose map is
 /// built in the background.
 ///
-/// Multipart fields: `name` (required), `code` (optional `MAP_…`), then either one `mapFile` part (a
-/// `.vpsmap`, validated and stored at once: 201) or a `captures.json` part plus one part per image named
-/// by its path relative to the dataset (e.g. `images/frame_000000.jpg`): the answer is 202 with the map
-/// in `processing`, and `GET /v1/vps/map/{code}` shows `active` or `failed` when the build ends. Files
-/// are written atomically; a crash mid-build leaves the map `failed` on the next start, never half there.
+/// Multipart fields: `name` (required), `code` (optional `MAP_…`, unique within the account: another
+/// account's codes are neither visible nor in the way), then either one `mapFile` part (a `.vpsmap`,
+/// validated and stored at once: 201) or a `captures.json` part plus one part per image named by its
+/// path relative to the dataset (e.g. `images/frame_000000.jpg`): the answer is 202 with the map in
+/// `processing`, and `GET /v1/vps/map/{code}` shows `active` or `failed` when the build ends.
+///
+/// A dataset is checked before anything is written: every image path of `captures.json` must be a
+/// safe relative path naming one of the uploaded parts (no `..`, no absolute path, nothing outside the
+/// upload), each part may serve one frame only, and the frames, pixels per frame and pixels in total
+/// stay within `ServerConfig.uploads`; an account may have `maxBuildsPerAccount` builds queued or
+/// running. Files are written atomically; a staged dataset is complete once its `.staged` marker is
+/// written, and a build interrupted by a stop or a crash runs again at the next start.
 extension VPSService {
-    /// Serial queue of background builds (one at a time keeps queries responsive on small machines).
-    static let builds = DispatchQueue(label: "multiset.map-builds")
+    /// Waits until every queued build has finished (tests).
+    public func waitForBuilds() { builds.waitUntilIdle() }
 
-    /// Waits until every queued build has finished (tests and shutdown).
-    public func waitForBuilds() { Self.builds.sync {} }
-
-    func upload(_ req: HTTPRequest, _ caller: Caller) throws(APIError) -> HTTPResponse {
+    func upload(_ c: Context) throws(APIError) -> HTTPResponse {
+        let caller = try caller(c)
         try require(caller, "write")
-        let form = try Self.form(req)
-        guard let name = form.value("name")?.trimmingCharacters(in: .whitespaces), !name.isEmpty, name.count <= 200
+        let form = try Self.form(c.request)
+        guard let name = form.value("name")?.trimmingCharacters(in: .whitespaces), !name.isEmpty,
+            name.unicodeScalars.count <= 200,
+            !name.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F })
         else {
-            throw APIError(.badRequest, "name is required (1–200 characters)")
+            throw APIError(.badRequest, "name is required (1–200 characters, no control characters)")
         }
         let code: String
         if let given = form.value("code") {
-            guard given.hasPrefix("MAP_"), given.count == 16,
-                given.dropFirst(4).allSatisfy({ ($0.isUppercase && $0.isASCII) || $0.isNumber })
-            else {
-                throw APIError(.badRequest, "code must be MAP_ followed by 12 uppercase letters or digits")
+            guard Identifiers.isCode(given, prefix: "MAP_") else {
+                throw APIError(.badRequest, "code must be MAP_ followed by 12 uppercase ASCII letters or digits")
+            }
+            guard try lookup(given, caller, kind: .map) == nil else {
+                throw APIError(.codeTaken, "code \(given) is already used by one of this account's maps")
             }
             code = given
         } else {
-            code = Identifiers.newCode(prefix: "MAP_")
-        }
-        do {
-            if try store.map(idOrCode: code, accountID: caller.accountID, kind: .map) != nil {
-                throw APIError(.badRequest, "code \(code) is taken")
-            }
-        } catch let e as APIError {
-            throw e
-        } catch {
-            throw APIError(.internalError, "Storage error")
+            var fresh = Identifiers.newCode(prefix: "MAP_")
+            while try lookup(fresh, caller, kind: .map) != nil { fresh = Identifiers.newCode(prefix: "MAP_") }
+            code = fresh
         }
         let now = clock.now()
+        let id = Identifiers.newID()
+        let files = MapFiles(dataDirectory: config.dataDirectory)
+        let out = files.upload(id: id)
         var record = MapRecord(
-            id: Identifiers.newID(), accountID: caller.accountID, code: code, kind: .map, name: name, description: "",
+            id: id, accountID: caller.accountID, code: code, kind: .map, name: name, description: "",
             status: .processing, file: "", bytes: 0, failure: "", createdAt: now, updatedAt: now)
-        let maps = URL(fileURLWithPath: config.dataDirectory).appendingPathComponent("maps")
 
         if let bytes = form.file("mapFile") {
             var map: MapData
@@ -58,19 +62,20 @@ extension VPSService {
             }
             map.code = code
             map.name = name
+            try create(record)
             do {
-                try store.createMap(record)
-                try MapFile.write(
-                    map, to: maps.appendingPathComponent("\(code).vpsmap"),
-                    meshTo: maps.appendingPathComponent("\(code).glb"))
+                try MapFile.write(map, to: out.map, meshTo: out.mesh)
+                Self.restrict(out.map, out.mesh)
                 record.status = .active
-                record.file = "maps/\(code).vpsmap"
+                record.file = out.file
                 record.bytes = bytes.count
                 try store.updateMap(record)
             } catch {
                 record.status = .failed
                 record.failure = "\(error)"
                 try? store.updateMap(record)
+                try? FileManager.default.removeItem(at: out.map)
+                try? FileManager.default.removeItem(at: out.mesh)
                 throw APIError(.internalError, "Storing the map failed")
             }
             return .json(details(record), status: 201)
@@ -79,59 +84,168 @@ extension VPSService {
         guard let capturesJSON = form.file("captures.json") else {
             throw APIError(.badRequest, "upload needs a mapFile part, or captures.json with its images")
         }
-        // Stage the dataset; part names are relative paths and must stay inside the staging folder.
-        let staging = URL(fileURLWithPath: config.dataDirectory).appendingPathComponent("staging/\(record.id)")
+        let images = try checkedImages(capturesJSON, form)
+        guard builds.count(accountID: caller.accountID) < config.uploads.maxBuildsPerAccount else {
+            var r = Self.error(
+                APIError(
+                    .buildQuotaExceeded,
+                    "This account already has \(config.uploads.maxBuildsPerAccount) builds queued or running; retry when one ends"
+                ))
+            r.headers.append(("Retry-After", "60"))
+            return r
+        }
+        // Stage what captures.json names, and nothing else; the marker last.
+        let staging = files.staging(id: id)
+        let fm = FileManager.default
         do {
-            try FileManager.default.createDirectory(
-                at: staging.appendingPathComponent("images"), withIntermediateDirectories: true)
+            try fm.createDirectory(
+                at: staging, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
             try Data(capturesJSON).write(to: staging.appendingPathComponent("captures.json"))
-            for part in form.parts where part.filename != nil && part.name != "captures.json" {
-                guard Self.isSafeRelativePath(part.name) else {
-                    try? FileManager.default.removeItem(at: staging)
-                    throw APIError(.badRequest, "part name \(part.name) is not a safe relative path")
-                }
-                let url = staging.appendingPathComponent(part.name)
-                try FileManager.default.createDirectory(
-                    at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-                try Data(part.data).write(to: url)
+            for (path, bytes) in images {
+                let url = staging.appendingPathComponent(path)
+                try fm.createDirectory(
+                    at: url.deletingLastPathComponent(), withIntermediateDirectories: true,
+                    attributes: [.posixPermissions: 0o700])
+                try Data(bytes).write(to: url)
             }
-            try store.createMap(record)
-        } catch let e as APIError {
-            throw e
         } catch {
-            try? FileManager.default.removeItem(at: staging)
+            try? fm.removeItem(at: staging)
             throw APIError(.internalError, "Staging the upload failed")
         }
-        let store = self.store, clock = self.clock, queued = record
-        Self.builds.async {
-            var r = queued
-            do {
-                let (map, _) = try MapBuilder.build(capturesIn: staging, code: code, name: name)
-                try MapFile.write(
-                    map, to: maps.appendingPathComponent("\(code).vpsmap"),
-                    meshTo: maps.appendingPathComponent("\(code).glb"))
-                r.status = .active
-                r.file = "maps/\(code).vpsmap"
-                r.bytes =
-                    (try? FileManager.default.attributesOfItem(
-                        atPath: maps.appendingPathComponent("\(code).vpsmap").path)[.size] as? Int) ?? 0
-            } catch {
-                r.status = .failed
-                r.failure = "\(error)"
-            }
-            r.updatedAt = clock.now()
-            try? store.updateMap(r)
-            try? FileManager.default.removeItem(at: staging)
+        do { try create(record) } catch {
+            try? fm.removeItem(at: staging)
+            throw error
         }
+        guard fm.createFile(atPath: staging.appendingPathComponent(DataDirectory.stagedMarker).path, contents: Data())
+        else {
+            record.status = .failed
+            record.failure = "staging the upload failed"
+            try? store.updateMap(record)
+            try? fm.removeItem(at: staging)
+            throw APIError(.internalError, "Staging the upload failed")
+        }
+        enqueueBuild(record)
         return .json(details(record), status: 202)
     }
 
-    /// Relative, no `..`, no leading `/`, only `[A-Za-z0-9._/-]`.
+    func create(_ record: MapRecord) throws(APIError) {
+        do { try store.createMap(record) } catch {
+            if case .conflict = error {
+                throw APIError(.codeTaken, "code \(record.code) is already used by one of this account's maps")
+            }
+            throw APIError(.internalError, "Storage error")
+        }
+    }
+
+    /// The images a dataset names, by path, after every confinement and size check.
+    func checkedImages(_ capturesJSON: [UInt8], _ form: FormFields) throws(APIError) -> [(String, [UInt8])] {
+        let limits = config.uploads
+        let dataset: CaptureDataset
+        do { dataset = try JSONDecoder().decode(CaptureDataset.self, from: Data(capturesJSON)) } catch {
+            throw APIError(.badRequest, "captures.json is not a capture dataset (docs/FORMATS.md)")
+        }
+        do { try dataset.validate() } catch { throw APIError(.badRequest, "captures.json: \(error.description)") }
+        guard dataset.frames.count <= limits.maxFrames else {
+            throw APIError(
+                .badRequest, "captures.json has \(dataset.frames.count) frames; the limit is \(limits.maxFrames)")
+        }
+        if let mesh = dataset.mesh, !Self.isSafeRelativePath(mesh) {
+            throw APIError(.badRequest, "captures.json names the mesh \(mesh), which is not a safe relative path")
+        }
+        var parts: [String: [UInt8]] = [:]
+        for part in form.parts where part.filename != nil && part.name != "captures.json" {
+            guard Self.isSafeRelativePath(part.name) else {
+                throw APIError(.badRequest, "part name \(part.name) is not a safe relative path")
+            }
+            parts[part.name] = part.data
+        }
+        var used: Set<String> = []
+        var out: [(String, [UInt8])] = []
+        var totalPixels = 0
+        for frame in dataset.frames {
+            guard Self.isSafeRelativePath(frame.image) else {
+                throw APIError(
+                    .badRequest, "frame \(frame.id): image \(frame.image) is not a safe relative path inside the upload"
+                )
+            }
+            guard let bytes = parts[frame.image] else {
+                throw APIError(.badRequest, "frame \(frame.id): image \(frame.image) is not among the uploaded parts")
+            }
+            guard used.insert(frame.image).inserted else {
+                throw APIError(.badRequest, "frame \(frame.id): image \(frame.image) is already used by another frame")
+            }
+            let size: (width: Int, height: Int)
+            do { size = try JPEG.size(of: bytes) } catch {
+                throw APIError(.invalidImage, "frame \(frame.id): image \(frame.image) is not a decodable JPEG")
+            }
+            let pixels = size.width * size.height
+            guard pixels <= limits.maxFramePixels else {
+                throw APIError(
+                    .imageTooLarge,
+                    "frame \(frame.id): image \(size.width)x\(size.height) exceeds \(limits.maxFramePixels) pixels")
+            }
+            totalPixels += pixels
+            guard totalPixels <= limits.maxTotalPixels else {
+                throw APIError(.payloadTooLarge, "the dataset exceeds \(limits.maxTotalPixels) pixels in total")
+            }
+            out.append((frame.image, bytes))
+        }
+        return out
+    }
+
+    /// Queues the build of a staged upload (the upload route, and `resumeBuilds` after a restart).
+    func enqueueBuild(_ queued: MapRecord) {
+        let store = self.store, clock = self.clock, engine = self.engine
+        let files = MapFiles(dataDirectory: config.dataDirectory)
+        builds.enqueue(
+            BuildQueue.Job(accountID: queued.accountID, mapID: queued.id) { isCancelled in
+                var r = queued
+                let staging = files.staging(id: r.id)
+                let out = files.upload(id: r.id)
+                let fm = FileManager.default
+                do {
+                    let (map, _) = try MapBuilder.build(capturesIn: staging, code: r.code, name: r.name)
+                    if !isCancelled() {
+                        try MapFile.write(map, to: out.map, meshTo: out.mesh)
+                        Self.restrict(out.map, out.mesh)
+                        r.status = .active
+                        r.file = out.file
+                        r.bytes = (try? fm.attributesOfItem(atPath: out.map.path)[.size] as? Int) ?? 0
+                    }
+                } catch {
+                    r.status = .failed
+                    r.failure = "\(error)"
+                }
+                r.updatedAt = clock.now()
+                // Deleted meanwhile: nothing of it may stay.
+                if isCancelled() || (try? store.updateMap(r)) == nil {
+                    try? fm.removeItem(at: out.map)
+                    try? fm.removeItem(at: out.mesh)
+                }
+                try? fm.removeItem(at: staging)
+                engine.evict(mapID: r.id)
+            })
+    }
+
+    /// Queues again the builds a stop or a crash interrupted (`DataDirectory.resumableBuilds`).
+    public func resumeBuilds(_ records: [MapRecord]) {
+        for r in records where r.status == .processing { enqueueBuild(r) }
+    }
+
+    /// Owner-only permissions on files the server wrote.
+    static func restrict(_ urls: URL...) {
+        for u in urls { chmod(u.path, 0o600) }
+    }
+
+    /// Relative, no `..` or `.` segment, no leading `/`, only `[A-Za-z0-9._/-]` (ASCII), ≤ 255 bytes.
     static func isSafeRelativePath(_ p: String) -> Bool {
-        !p.isEmpty && !p.hasPrefix("/") && p.count <= 255
+        !p.isEmpty && !p.hasPrefix("/") && p.utf8.count <= 255
             && p.split(separator: "/", omittingEmptySubsequences: false).allSatisfy {
                 $0 != ".." && $0 != "." && !$0.isEmpty
             }
-            && p.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || "._/-".contains($0)) }
+            && p.utf8.allSatisfy {
+                (48...57).contains($0) || (65...90).contains($0) || (97...122).contains($0) || $0 == 46 || $0 == 95
+                    || $0 == 47 || $0 == 45
+            }
     }
 }

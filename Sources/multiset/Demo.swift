@@ -75,7 +75,7 @@ enum Demo {
         say(
             "MultiSet VPS demo (seed \(o.seed)): a phone walks through a synthetic venue; the sample app's AR screen drives the SDK against the server."
         )
-        let data = try DataDirectory(path: o.dataPath)
+        let data = try DataDirectory(path: o.dataPath, requireOwnership: true)
         try FileManager.default.createDirectory(at: o.out, withIntermediateDirectories: true)
         let cache = FileManager.default.temporaryDirectory.appendingPathComponent("multiset-demo-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: cache) }

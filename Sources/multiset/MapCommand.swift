@@ -122,7 +122,7 @@ enum MapCommand {
         }
         let name = givenName ?? folder.standardizedFileURL.lastPathComponent
 
-        let data = try DataDirectory(path: path)
+        let data = try DataDirectory(path: path, requireOwnership: true)
         return try register(
             data: data, givenCode: givenCode, name: name, source: folder.path, georeference: georeference,
             verbose: verbose
@@ -242,7 +242,7 @@ enum MapCommand {
         }
         let modelURL = URL(fileURLWithPath: model, isDirectory: true),
             imagesURL = URL(fileURLWithPath: images, isDirectory: true)
-        let data = try DataDirectory(path: path)
+        let data = try DataDirectory(path: path, requireOwnership: true)
         return try register(
             data: data, givenCode: givenCode, name: givenName ?? modelURL.standardizedFileURL.lastPathComponent,
             source: modelURL.path, georeference: georeference, verbose: verbose

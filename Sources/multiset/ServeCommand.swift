@@ -9,10 +9,19 @@ enum ServeCommand {
     static let usage = """
         usage: multiset serve [--host 127.0.0.1] [--port 8080] [--data DIR] [--threads N]
                               [--public-url URL] [--rate-limit PER_MINUTE] [--token-lifetime SECONDS]
+                              [--engine-timeout SECONDS] [--engine-workers N] [--engine-queue N]
+                              [--cors-origin ORIGIN ...] [--max-connections N] [--max-connections-per-ip N]
+                              [--body-timeout SECONDS] [--max-buffered-mb MB]
 
         Serves the MultiSet-compatible REST API (SPEC §17) from DIR (default ./.multiset, created on first
-        run). Create credentials with `multiset clients create --name NAME`. Stops cleanly on SIGINT/SIGTERM:
-        no new connections, in-flight requests finish.
+        run). The server owns DIR while it runs: commands that write map files refuse until it stops.
+        Create credentials with `multiset clients create --name NAME` (that works beside a running server).
+        Limits (docs/SECURITY.md): --engine-timeout per query (default 60 s), --engine-workers localization
+        threads (default: cores) and --engine-queue waiting queries (default 2 × workers; more get 503),
+        --max-connections (1024) and --max-connections-per-ip (64), --body-timeout for a whole request body
+        (60 s), --max-buffered-mb request bodies held at once (96). --cors-origin allows a browser origin
+        (repeatable; * for any). Stops on SIGINT/SIGTERM within 2 s: no new connections, queries stop at their
+        next deadline check and answer 503, interrupted builds run again at the next start.
         """
 
     static func run(_ args: inout Arguments) throws -> Int32 {
@@ -27,17 +36,42 @@ enum ServeCommand {
         let rate = args.string("rate-limit").map { Int($0) }
         let lifetime = try args.int("token-lifetime", default: 3600)
         let publicURL = args.string("public-url")
+        let timeoutText = args.string("engine-timeout") ?? "60"
+        var config = ServerConfig(dataDirectory: path)
+        config.engineWorkers = try args.int("engine-workers", default: config.engineWorkers)
+        config.engineQueue = try args.int("engine-queue", default: 2 * config.engineWorkers)
+        config.corsOrigins = args.strings("cors-origin")
+        var limits = HTTPLimits()
+        limits.threads = max(1, threads)
+        limits.maxConnections = try args.int("max-connections", default: limits.maxConnections)
+        limits.maxConnectionsPerIP = try args.int("max-connections-per-ip", default: limits.maxConnectionsPerIP)
+        limits.bodyTimeoutSeconds = try args.int("body-timeout", default: limits.bodyTimeoutSeconds)
+        let bufferedMB = try args.int("max-buffered-mb", default: config.maxBufferedBytes >> 20)
         try args.rejectUnknown()
         guard (0...65535).contains(port) else { throw UsageError("--port takes 0…65535") }
         guard (60...86_400).contains(lifetime) else { throw UsageError("--token-lifetime takes 60…86400 seconds") }
         if let rate, rate == nil || rate! < 1 { throw UsageError("--rate-limit takes a positive integer") }
+        guard let timeout = Double(timeoutText), timeout > 0, timeout <= 3600 else {
+            throw UsageError("--engine-timeout takes seconds in (0, 3600]")
+        }
+        guard config.engineWorkers >= 1, config.engineQueue >= 0 else {
+            throw UsageError("--engine-workers takes a positive integer, --engine-queue a non-negative one")
+        }
+        guard limits.maxConnections >= 1, limits.maxConnectionsPerIP >= 0, limits.bodyTimeoutSeconds >= 1,
+            bufferedMB >= 1
+        else { throw UsageError("connection limits, --body-timeout and --max-buffered-mb take positive integers") }
 
+        // Everything the server writes is owner-only (files 0600, directories 0700).
+        umask(0o077)
         // Requests run in parallel on the server's threads; OpenCV's own parallel loops would only compete.
         OpenCVRuntime.threadCount = 1
-        let data = try DataDirectory(path: path)
-        var config = ServerConfig(dataDirectory: data.url.path)
+        let data = try DataDirectory(path: path, requireOwnership: true)
+        config.dataDirectory = data.url.path
         config.tokenLifetime = lifetime
         config.rateLimitPerMinute = rate ?? nil
+        config.engineTimeout = timeout
+        config.maxBufferedBytes = bufferedMB << 20
+        config.maxBufferedBytesPerClient = min(config.maxBufferedBytesPerClient, config.maxBufferedBytes)
         // One metrics registry shared by the service (requests) and the engine (stages).
         let engineSlot = Mutex<LocalizerEngine?>(nil)
         let metrics = Metrics(gauges: {
@@ -47,26 +81,29 @@ enum ServeCommand {
         let engine = LocalizerEngine(data: data, metrics: metrics)
         engineSlot.withLock { $0 = engine }
         let logLock = NSLock()
-        // The service needs the bound port (for signed links), the server needs the service: a shared slot.
-        let slot = Mutex<VPSService?>(nil)
-        let server = try HTTPServer(host: host, port: port, threads: threads) { request in
-            guard let service = slot.withLock({ $0 }) else { return HTTPResponse(status: 503) }
-            return service.handle(request)
-        }
+        // The service needs the bound port (for signed links), the server needs the service.
+        let late = LateBoundService()
+        let server = try HTTPServer(host: host, port: port, limits: limits, service: late)
         config.publicBaseURL = publicURL ?? "http://\(host):\(server.port)"
         let service = VPSService(
-            config: config, store: data.store, engine: engine, jwtKey: data.jwtKey, metrics: metrics,
+            config: config, store: data.store, engine: engine, jwtKey: data.jwtKey, hasher: data.secretHasher,
+            metrics: metrics,
             log: { line in
                 logLock.lock()
                 FileHandle.standardError.write(Data((line + "\n").utf8))
                 logLock.unlock()
             })
-        slot.withLock { $0 = service }
+        late.bind(service)
+        service.resumeBuilds(data.resumableBuilds)
         // Unbuffered, so a supervisor reading a pipe sees the URL at once.
         FileHandle.standardOutput.write(
             Data(
                 "multiset serve: listening on http://\(host):\(server.port)/v1 (data \(data.url.path), \(threads) threads)\n"
                     .utf8))
+        if !data.resumableBuilds.isEmpty {
+            FileHandle.standardOutput.write(
+                Data("multiset serve: building \(data.resumableBuilds.count) interrupted upload(s) again\n".utf8))
+        }
 
         // Stop on SIGINT/SIGTERM.
         signal(SIGINT, SIG_IGN)
@@ -79,10 +116,32 @@ enum ServeCommand {
             return s
         }
         stop.wait()
-        print("multiset serve: stopping (finishing in-flight requests)")
-        server.stop()
+        print("multiset serve: stopping (queries answer 503, interrupted builds resume at the next start)")
+        server.quiesce()
+        service.shutdown()
+        server.stop(graceSeconds: 1.5)
         sources.forEach { $0.cancel() }
         print("multiset serve: stopped")
+        withExtendedLifetime(data) {}
         return 0
     }
+}
+
+/// Forwards to a service bound after the server has started (503 until then).
+final class LateBoundService: HTTPService {
+    private let slot = Mutex<VPSService?>(nil)
+
+    func bind(_ service: VPSService) { slot.withLock { $0 = service } }
+
+    func admit(_ head: HTTPRequest) -> HTTPAdmission {
+        guard let s = slot.withLock({ $0 }) else { return .reject(HTTPResponse(status: 503)) }
+        return s.admit(head)
+    }
+
+    func respond(to request: HTTPRequest, _ reply: @escaping @Sendable (HTTPResponse) -> Void) {
+        guard let s = slot.withLock({ $0 }) else { return reply(HTTPResponse(status: 503)) }
+        s.respond(to: request, reply)
+    }
+
+    func finished(ticket: Int64) { slot.withLock { $0 }?.finished(ticket: ticket) }
 }

@@ -74,7 +74,7 @@ import FoundationNetworking
         clock.advance(-7200)
         let expired = try await token()
         clock.advance(7200)
-        let forged = JWTSigner(key: Array(repeating: 1, count: 32), issuer: "multiset-vps").sign(
+        let forged = try JWTSigner(key: Array(repeating: 1, count: 32), issuer: "multiset-vps").sign(
             TokenClaims(
                 sub: id, acc: DataDirectory.defaultAccountID, scope: "query write", iss: "multiset-vps", iat: 0,
                 exp: Int.max / 2, jti: "x"))

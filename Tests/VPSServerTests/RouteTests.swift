@@ -7,7 +7,9 @@ import VPSProtocol
 
 /// An engine that answers from the request alone, so routes are tested without maps.
 struct FakeEngine: QueryEngine {
-    func singleFrame(_ q: SingleFrameQueryRequest, target: QueryTarget) throws(APIError) -> SingleFrameQueryResponse {
+    func singleFrame(
+        _ q: SingleFrameQueryRequest, target: QueryTarget, deadline: Deadline
+    ) throws(APIError) -> SingleFrameQueryResponse {
         guard q.image != [0] else { throw APIError(.invalidImage, "undecodable") }
         let code: String
         switch target {
@@ -18,10 +20,14 @@ struct FakeEngine: QueryEngine {
             poseFound: true, position: Vector3JSON(x: 1, y: 2, z: 3), rotation: QuaternionJSON(x: 0, y: 0, z: 0, w: 1),
             mapCodes: [code])
     }
-    func multiFrame(_ q: MultiFrameQueryRequest, target: QueryTarget) throws(APIError) -> MultiFrameQueryResponse {
+    func multiFrame(
+        _ q: MultiFrameQueryRequest, target: QueryTarget, deadline: Deadline
+    ) throws(APIError) -> MultiFrameQueryResponse {
         MultiFrameQueryResponse(poseFound: false, message: "Pose not found")
     }
-    func object(_ q: ObjectQueryRequest, objects: [MapRecord]) throws(APIError) -> ObjectQueryResponse {
+    func object(
+        _ q: ObjectQueryRequest, objects: [MapRecord], deadline: Deadline
+    ) throws(APIError) -> ObjectQueryResponse {
         ObjectQueryResponse(poseFound: false, objectCodes: objects.map(\.code), message: "Pose not found")
     }
     var loadedMaps: Int { 0 }
@@ -35,34 +41,38 @@ struct Fixture {
     let dataDirectory: URL
     static let mapID = "aaaaaaaaaaaaaaaaaaaaaaaa"
 
-    init(rateLimit: Int? = nil) throws {
+    init(
+        rateLimit: Int? = nil, engine: QueryEngine = FakeEngine(), wrapStore: (InMemoryStore) -> ServerStore = { $0 },
+        log: @escaping @Sendable (String) -> Void = { _ in }, configure: (inout ServerConfig) -> Void = { _ in }
+    ) throws {
         dataDirectory = FileManager.default.temporaryDirectory.appendingPathComponent("routes-\(UUID().uuidString)")
         try FileManager.default.createDirectory(
             at: dataDirectory.appendingPathComponent("maps"), withIntermediateDirectories: true)
         var config = ServerConfig(dataDirectory: dataDirectory.path)
         config.rateLimitPerMinute = rateLimit
         config.publicBaseURL = "http://vps.test"
+        configure(&config)
         let hasher = SecretHasher(iterations: 100)
         service = VPSService(
-            config: config, store: store, engine: FakeEngine(), jwtKey: Array(repeating: 3, count: 32), clock: clock,
-            hasher: hasher)
+            config: config, store: wrapStore(store), engine: engine, jwtKey: Array(repeating: 3, count: 32),
+            clock: clock, hasher: hasher, log: log)
         try store.createAccount(AccountRecord(id: "acc1", name: "one", createdAt: 0))
         try store.createAccount(AccountRecord(id: "acc2", name: "two", createdAt: 0))
         try store.createClient(
             ClientRecord(
-                id: "c1", accountID: "acc1", name: "app", secretHash: hasher.hash("s1"), scopes: "query write",
+                id: "c1", accountID: "acc1", name: "app", secretHash: try hasher.hash("s1"), scopes: "query write",
                 disabled: false, createdAt: 0))
         try store.createClient(
             ClientRecord(
-                id: "ro", accountID: "acc1", name: "ro", secretHash: hasher.hash("s2"), scopes: "query",
+                id: "ro", accountID: "acc1", name: "ro", secretHash: try hasher.hash("s2"), scopes: "query",
                 disabled: false, createdAt: 0))
         try store.createClient(
             ClientRecord(
-                id: "off", accountID: "acc1", name: "off", secretHash: hasher.hash("s3"), scopes: "query",
+                id: "off", accountID: "acc1", name: "off", secretHash: try hasher.hash("s3"), scopes: "query",
                 disabled: true, createdAt: 0))
         try store.createClient(
             ClientRecord(
-                id: "c2", accountID: "acc2", name: "other", secretHash: hasher.hash("s4"), scopes: "query write",
+                id: "c2", accountID: "acc2", name: "other", secretHash: try hasher.hash("s4"), scopes: "query write",
                 disabled: false, createdAt: 0))
         func map(
             _ id: String, _ account: String, _ code: String, _ status: MapStatus, _ kind: MapRecord.Kind = .map
@@ -283,14 +293,20 @@ struct Fixture {
 
 /// An engine slower than the deadline.
 struct SlowEngine: QueryEngine {
-    func singleFrame(_ q: SingleFrameQueryRequest, target: QueryTarget) throws(APIError) -> SingleFrameQueryResponse {
+    func singleFrame(
+        _ q: SingleFrameQueryRequest, target: QueryTarget, deadline: Deadline
+    ) throws(APIError) -> SingleFrameQueryResponse {
         usleep(300_000)
         return SingleFrameQueryResponse(poseFound: false)
     }
-    func multiFrame(_ q: MultiFrameQueryRequest, target: QueryTarget) throws(APIError) -> MultiFrameQueryResponse {
+    func multiFrame(
+        _ q: MultiFrameQueryRequest, target: QueryTarget, deadline: Deadline
+    ) throws(APIError) -> MultiFrameQueryResponse {
         MultiFrameQueryResponse(poseFound: false)
     }
-    func object(_ q: ObjectQueryRequest, objects: [MapRecord]) throws(APIError) -> ObjectQueryResponse {
+    func object(
+        _ q: ObjectQueryRequest, objects: [MapRecord], deadline: Deadline
+    ) throws(APIError) -> ObjectQueryResponse {
         ObjectQueryResponse(poseFound: false)
     }
     var loadedMaps: Int { 0 }

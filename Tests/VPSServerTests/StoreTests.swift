@@ -56,7 +56,12 @@ import VPSProtocol
         for k in 0..<15 { try store.createMap(Self.map("m\(k)", account: "a1", code: "MAP_\(k)", at: Double(k))) }
         try store.createMap(Self.map("o1", account: "a1", code: "OBJ_1", at: 20, kind: .object))
         try store.createMap(Self.map("x1", account: "a2", code: "MAP_OTHER", at: 30))
-        #expect(throws: StoreError.self) { try store.createMap(Self.map("dup", account: "a2", code: "MAP_3", at: 1)) }
+        // Codes are unique within an account; another account may use the same code.
+        #expect(throws: StoreError.self) { try store.createMap(Self.map("dup", account: "a1", code: "MAP_3", at: 1)) }
+        try store.createMap(Self.map("same", account: "a2", code: "MAP_3", at: 31))
+        #expect(try store.map(idOrCode: "MAP_3", accountID: "a2", kind: .map)?.id == "same")
+        #expect(try store.map(idOrCode: "MAP_3", accountID: "a1", kind: .map)?.id == "m3")
+        try store.deleteMap(id: "same", accountID: "a2")
         // Another account's map is invisible by id and by code.
         #expect(try store.map(idOrCode: "x1", accountID: "a1", kind: .map) == nil)
         #expect(try store.map(idOrCode: "MAP_OTHER", accountID: "a1", kind: .map) == nil)

@@ -46,10 +46,10 @@ enum RequestBuilder {
                         qy: t.rotation.y, qz: t.rotation.z, qw: t.rotation.w))
             }
             parts = MultiFrameQueryRequest(common: common, frames: qf).parts
-            path = "/vps/map/multi-image-query"
+            path = APIRoutes.multiImageQuery.sdkPath
         } else {
             parts = SingleFrameQueryRequest(common: common, image: [UInt8](frames[0].jpeg)).parts
-            path = "/vps/map/query-form"
+            path = APIRoutes.queryForm.sdkPath
         }
         return Body(
             path: path, data: Data(Multipart.encode(parts, boundary: boundary)),
@@ -61,7 +61,7 @@ enum RequestBuilder {
         let request = ObjectQueryRequest(
             objectCodes: codes, intrinsics: intrinsics(frame), isRightHanded: true, image: [UInt8](frame.jpeg))
         return Body(
-            path: "/vps/object/query", data: Data(Multipart.encode(request.parts, boundary: boundary)),
+            path: APIRoutes.objectQuery.sdkPath, data: Data(Multipart.encode(request.parts, boundary: boundary)),
             contentType: Multipart.contentType(boundary: boundary))
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import VPSProtocol
 
 /// The SDK's HTTP client over the injected transport (SPEC §7.2–7.3): bearer tokens with renewal
 /// ahead of expiry, one shared renewal for concurrent callers, one renewal and retry on 401, and
@@ -93,7 +94,7 @@ final class APIClient: @unchecked Sendable {
     }
 
     private func requestToken() {
-        guard let url = URL(string: baseURL + "/m2m/token") else {
+        guard let url = URL(string: baseURL + APIRoutes.token.sdkPath) else {
             finishRenewal(.failure(.rejected(Messages.authFailed("invalid baseURL"))))
             return
         }

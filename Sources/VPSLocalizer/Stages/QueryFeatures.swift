@@ -65,13 +65,21 @@ extension QueryFeatures {
     ///
     /// - Throws: `FeaturesError` from extraction; `.descriptorKindMismatch` when the extractor's
     ///   descriptors are not the map's family.
-    init(_ query: [QueryFrame], map: LocalizationMap, mode: SearchMode) throws(FeaturesError) {
+    ///
+    /// - Parameter deadline: frames not yet extracted when it passes are left out (the query is then
+    ///   abandoned at the next stage boundary).
+    init(
+        _ query: [QueryFrame], map: LocalizationMap, mode: SearchMode, deadline: Deadline = .never
+    )
+        throws(FeaturesError)
+    {
         precondition(!query.isEmpty, "a query has at least one frame")
         let extractor = mode.extractor(for: map.featureConfig)
         let first = query[0].camFromRig
         let rigFromFirst = first.rigid.inverse
         var frames: [Frame] = []
         for frame in query {
+            if !frames.isEmpty && deadline.hasPassed { break }
             let set = try extractor.extract(from: frame.image)
             let descriptors = LocalDescriptors(set.descriptors)
             switch (descriptors, map.descriptors) {

@@ -30,6 +30,10 @@ public struct EvaluatedQuery: Sendable {
     /// are off (or the truth is).
     public var residualAtAnswer: Double?
     public var residualAtTruth: Double?
+    /// For a rig query: the held-out image localized alone against the same map (the map without
+    /// every frame of the rig), position (metres) and rotation (degrees) errors; nil without a pose
+    /// or for single-image queries. It separates what the rig brings from what the thinner map costs.
+    public var singleOnSameMap: (positionMeters: Double, rotationDegrees: Double)?
 
     /// The whole query's seconds (every stage).
     public var totalSeconds: Double { seconds.values.reduce(0, +) }

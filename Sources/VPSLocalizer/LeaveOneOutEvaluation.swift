@@ -106,6 +106,12 @@ public enum LeaveOneOutEvaluation {
             let outcome = try Localizer.localize(
                 rig: images, cameras: rigCameras, camFromRig: camFromRig, map: map, options: localizerOptions)
             result = EvaluatedQuery(name: image.name, rigOutcome: outcome, firstCamFromRig: camFromRig[0], truth: truth)
+            let single = try Localizer.localize(
+                image: images[0], camera: rigCameras[0], map: map, options: localizerOptions)
+            if let pose = single.camFromMap, single.confidence >= Localizer.answerConfidence {
+                let e = pose.error(to: truth)
+                result.singleOnSameMap = (e.positionMeters, e.rotationDegrees)
+            }
         }
         result.mapPoints = map.data.pointCount
         return result

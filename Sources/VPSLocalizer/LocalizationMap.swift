@@ -153,3 +153,20 @@ public final class LocalizationMap: Sendable {
         return FloatDescriptors(values: values)
     }
 }
+
+extension LocalizationMap {
+    /// Whether a camera at `center` (map frame) could match point `p`'s descriptor: on the side of
+    /// its surface the map saw it from (the ray within `acos(minCos)` of the mean viewing direction)
+    /// and at a distance within the descriptors' scale range of the distance the map saw it from.
+    /// Points no keyframe observes pass.
+    func canBeSeen(_ p: Int, from center: Vec3, minCos: Double) -> Bool {
+        let ray = center - data.positions[p]
+        let n = ray.norm
+        guard n > 0 else { return false }
+        let view = viewDirections[p]
+        let unseen = view.x == 0 && view.y == 0 && view.z == 0
+        guard unseen || view.dot(ray) >= minCos * n else { return false }
+        let seenAt = Double(viewDistances[p]), range = descriptors.limits.scaleRange
+        return seenAt == 0 || (n <= range * seenAt && n * range >= seenAt)
+    }
+}

@@ -93,7 +93,7 @@ public enum Localizer {
 
     /// Confidence in [0, 1]: the product of inlier evidence, distinctness and conditioning,
     ///
-    ///     (1 − e^(−n/60)) · clamp((margin − 2) / 3, 0, 1) · clamp((d − 10) / 15, 0, 1)
+    ///     (1 − e^(−n/60)) · clamp((margin − 1.5) / 2.5, 0, 1) · clamp((d − 10) / 15, 0, 1)
     ///         · 1 / (1 + (σp / 15 cm)⁴ + (σr / 0.8°)⁴)
     ///
     /// - evidence: n inliers; 30 give 0.39, 50 give 0.57, 150 give 0.92;
@@ -102,11 +102,14 @@ public enum Localizer {
     ///   doors of a corridor) it confirms a wrong one as well: every door predicts door-like
     ///   matches. A pose the descriptors alone found from fewer than 20 matches is discounted (on
     ///   the simulated venues the wrong answers it removes had 8–12; 6 of ~400 right ones are below 20);
-    /// - distinctness: two places that explain the image about equally (`inlierMargin` below 2.9)
-    ///   stay below 0.3 whatever the inliers (SPEC §18.3). The margin compares like with like: a
-    ///   competitor with ≥ 10 inliers and the winner are both measured by the correspondences they
-    ///   predict (`ProjectionVerification`), so a twin place shows its full support (margins 0.2–1.8
-    ///   in the twin-room venues);
+    /// - distinctness: two places that explain the image about equally stay at 0 whatever the
+    ///   inliers (SPEC §18.3), and the answer reaches 0.2 only when the winner explains about twice
+    ///   what its best competitor does. The margin compares like with like: a competitor with ≥ 10
+    ///   inliers and the winner are both measured by the correspondences they predict
+    ///   (`ProjectionVerification`), so a twin place shows its full support (margins 1.0–1.9 for
+    ///   every wrong answer of the twin-room venues), while a façade whose pattern repeats at its
+    ///   period lends a shifted pose part of the winner's support (margins 2.2–4 for right answers
+    ///   on entry-P10, the shifted pose explaining a third of what the winner does);
     /// - conditioning: σp, σr are the first-order position (metres) and rotation (degrees)
     ///   uncertainty for 1 px keypoint noise (`PoseTightening`). Inliers crowded on one distant
     ///   plane pin the pose down poorly; on the simulated venues every wrong answer with many
@@ -121,7 +124,7 @@ public enum Localizer {
         descriptorInliers: Int? = nil
     ) -> Double {
         let evidence: Double = 1 - exp(-Double(inliers) / 60)
-        let distinctness: Double = min(1, max(0, (margin - 2) / 3))
+        let distinctness: Double = min(1, max(0, (margin - 1.5) / 2.5))
         let descriptorEvidence: Double = descriptorInliers.map { min(1, max(0, Double($0 - 10) / 15)) } ?? 1
         guard positionSigma.isFinite, rotationSigmaDegrees.isFinite else { return 0 }
         let conditioning = 1 / (1 + pow(positionSigma / 0.15, 4) + pow(rotationSigmaDegrees / 0.8, 4))

@@ -90,6 +90,15 @@ enum EvalCOLMAPCommand {
         let summary = EvaluationSummary(results)
         print("leave-one-out eval of \(results.count) of \(model.images.count) images of \(modelPath):")
         for line in summary.lines { print("  \(line)") }
+        let singles = results.compactMap(\.singleOnSameMap)
+        if rigFrames > 1, !singles.isEmpty {
+            func median(_ v: [Double]) -> Double { v.sorted()[v.count / 2] }
+            print(
+                String(
+                    format: "  the held-out image alone on the same maps: median %.1f mm, %.3f° (%d of %d answered)",
+                    median(singles.map(\.positionMeters)) * 1000, median(singles.map(\.rotationDegrees)),
+                    singles.count, results.count))
+        }
         if let jsonPath {
             var object = summary.jsonObject
             object["model"] = modelPath
@@ -107,6 +116,8 @@ enum EvalCOLMAPCommand {
                     "sigma_position_m": r.positionSigma.flatMap { $0.isFinite ? $0 as Any : nil } ?? NSNull(),
                     "sigma_rotation_deg": r.rotationSigmaDegrees.flatMap { $0.isFinite ? $0 as Any : nil } ?? NSNull(),
                     "failure": r.failure.map { $0 as Any } ?? NSNull(),
+                    "single_same_map_position_m": r.singleOnSameMap.map { $0.positionMeters as Any } ?? NSNull(),
+                    "single_same_map_rotation_deg": r.singleOnSameMap.map { $0.rotationDegrees as Any } ?? NSNull(),
                 ]
             }
             try JSONSerialization.data(

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # make eval-real: leave-one-out localization on real photographs with true poses (the Strecha scenes
-# of $DATA, see its README.md). For every scene (a folder with sparse/ and images/), ours runs in three
-# configurations: VPS-1 single image, VPS-2 single image, 4-frame rig VPS-1; then the OpenCV + PoseLib
+# of $DATA, see its README.md). For every scene (a folder with sparse/ and images/), ours runs in four
+# configurations: VPS-1 single image (ORB), VPS-2 single image on RootSIFT maps and queries, VPS-2 on ORB
+# (for reference), 4-frame rig VPS-1 (ORB); then the OpenCV + PoseLib
 # peer (peer.py) runs once over every scene with ORB and SIFT; report.py prints the table and the
 # checks and writes $OUT. Raw results (JSON, and each run's stdout as .txt) stay in $WORK.
 # Relative paths are taken from the repository root.
@@ -29,7 +30,7 @@ fi
 mkdir -p "$WORK" "$(dirname "$OUT")"
 
 # Ours: configuration name -> extra arguments of `multiset eval`.
-configs=("vps1:" "vps2:--mode vps2" "frames4:--frames 4")
+configs=("vps1:" "vps2:--mode vps2 --features rootsift" "vps2orb:--mode vps2" "frames4:--frames 4")
 for scene in "${scenes[@]}"; do
   for c in "${configs[@]}"; do
     conf=${c%%:*} extra=${c#*:}

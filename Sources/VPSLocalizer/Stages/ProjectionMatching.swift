@@ -29,7 +29,8 @@ struct ProjectionMatching {
     /// Best over second-best distinct point within the window.
     var ratio: Float = 0.9
     /// Largest angle between the query's ray and the directions the map saw a point from.
-    var maxViewAngleDegrees = 60.0
+    var maxViewAngleDegrees = Self.defaultMaxViewAngleDegrees
+    static let defaultMaxViewAngleDegrees = 60.0
 
     /// Grid cell side in pixels.
     private static let cell = 16.0
@@ -63,22 +64,14 @@ struct ProjectionMatching {
         let width = Double(camera.width), height = Double(camera.height)
         let center = pose.center
         let minCos = cos(maxViewAngleDegrees * .pi / 180)
-        let positions = map.data.positions, views = map.viewDirections, distances = map.viewDistances
-        let range = descriptors.limits.scaleRange
+        let positions = map.data.positions
         var visible: [Int32] = []
         for p in 0..<positions.count {
-            let x = positions[p]
-            let c = pose.transform(x)
+            let c = pose.transform(positions[p])
             guard c.z > 0.05, let u = camera.project(c), u.x >= -margin, u.y >= -margin, u.x < width + margin,
                 u.y < height + margin
             else { continue }
-            let view = views[p]
-            let ray = center - x
-            let n = ray.norm
-            let unseen = view.x == 0 && view.y == 0 && view.z == 0
-            guard n > 0, unseen || view.dot(ray) >= minCos * n else { continue }
-            let seenAt = Double(distances[p])
-            guard seenAt == 0 || (n <= range * seenAt && n * range >= seenAt) else { continue }
+            guard map.canBeSeen(p, from: center, minCos: minCos) else { continue }
             visible.append(Int32(p))
         }
         return visible

@@ -1,3 +1,4 @@
+import Foundation
 import VPSFeatures
 import VPSGeometry
 
@@ -77,7 +78,7 @@ struct RivalSearch {
             subsets[1].append(contentsOf: globalTwins)
         }
         for subset in subsets {
-            let found = Self.bestCompetitor(of: winner, among: subset, query: query, options: options)
+            let found = Self.bestCompetitor(of: winner, among: subset, query: query, map: map, options: options)
             if let p = found.pose { self.found.append((found.inliers, p)) }
         }
         self.found.sort { $0.inliers > $1.inliers }
@@ -177,15 +178,24 @@ struct RivalSearch {
     }
 
     /// The strongest pose at least 2 m or 20° from `winner` among `candidates`, by a bounded
-    /// LO-RANSAC (twice, dropping a near-duplicate of the winner): a rival's pose is enough, its
-    /// support is then measured by projection. A twin place is found early; weak competitors may
-    /// be missed (uncapped, a query with no real competitor costs up to 100k iterations, ~75 ms).
+    /// LO-RANSAC: a rival's pose is enough, its support is then measured by projection. A twin place
+    /// is found early; weak competitors may be missed (uncapped, a query with no real competitor
+    /// costs up to 100k iterations, ~75 ms).
+    ///
+    /// Up to four rounds, each on the candidates earlier rounds did not explain: a near-duplicate of
+    /// the winner is dropped, and so is a pose from which most of its inliers could not be seen
+    /// (`LocalizationMap.canBeSeen`: behind their surface, or so far or near that the descriptors
+    /// could not match). Among a hundred twin candidates, P3P readily finds such a pose — a camera
+    /// tens of metres away that shrinks the map into a few pixels explains 20 chance matches — and
+    /// it would hide the real second place (which projection then could not confirm either).
     static func bestCompetitor(
-        of winner: CameraPose, among candidates: Correspondences, query: QueryFeatures, options: LocalizerOptions
+        of winner: CameraPose, among candidates: Correspondences, query: QueryFeatures, map: LocalizationMap,
+        options: LocalizerOptions
     ) -> RivalSearch {
         var remaining = Array(0..<candidates.count)
-        for round in 0..<2 {
-            guard remaining.count >= 10 else { return RivalSearch(inliers: 0, pose: nil) }
+        let minCos = cos(ProjectionMatching.defaultMaxViewAngleDegrees * .pi / 180)
+        for round in 0..<4 {
+            guard remaining.count >= 10 else { break }
             var poseOptions = options.pose
             poseOptions.minInliers = 6
             // gP3P costs ~6× a P3P solve: a smaller budget for rigs (a twin place dominates its candidates).
@@ -195,8 +205,18 @@ struct RivalSearch {
             poseOptions.ransac.seed = options.pose.ransac.seed &+ UInt64(round + 1)
             let subset = candidates.subset(remaining)
             let result = PoseEstimation.estimate(subset, query: query, weightByScale: false, options: poseOptions)
-            guard let pose = result.camFromWorld else { return RivalSearch(inliers: 0, pose: nil) }
-            if isDistinct(pose, from: winner) { return RivalSearch(inliers: result.inlierCount, pose: pose) }
+            guard let pose = result.camFromWorld else { break }
+            let centers = query.frames.indices.map { query.camFromMap($0, pose).center }
+            let seen =
+                subset.count == 0
+                ? 0
+                : (0..<subset.count).filter {
+                    result.inliers[$0]
+                        && map.canBeSeen(Int(subset.pointIndices[$0]), from: centers[subset.frames[$0]], minCos: minCos)
+                }.count
+            if isDistinct(pose, from: winner), 2 * seen > result.inlierCount {
+                return RivalSearch(inliers: seen, pose: pose)
+            }
             remaining = zip(remaining, result.inliers).filter { !$0.1 }.map(\.0)
         }
         return RivalSearch(inliers: 0, pose: nil)

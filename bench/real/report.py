@@ -90,7 +90,7 @@ def checks(rows: dict) -> list[dict]:
         o1, o2, _, o4 = (c[label]["ours"] for label, _, _ in CONFIGS)
         fails[0] += all_localized(o1, f"{scene} vps-1") + all_localized(o2, f"{scene} vps-2")
         fails[1] += not_worse(o1, c["vps-1"]["peer"], "orb peer", f"{scene} vps-1")
-        fails[2] += not_worse(o2, c["vps-2"]["peer"], "sift peer", f"{scene} vps-2")
+        fails[2] += not_worse(o2, c["vps-2 rootsift"]["peer"], "sift peer", f"{scene} vps-2")
         fails[3] += all_localized(o4, f"{scene} 4 frames") + (not_worse(o4, o1, "vps-1", f"{scene} 4 frames")
                                                               if o4 else [])
         fails[4] += [f"{scene} {label}: {w}" for label, r in c.items() for w in (r["ours"] or {}).get("wrong", [])]
@@ -103,7 +103,7 @@ def print_table(rows: dict) -> None:
     groups = [("localized", ("ours", "peer"), 5), ("position mm", ("ours", "peer", "x"), 6),
               ("rotation deg", ("ours", "peer", "x"), 6), ("map points", ("ours", "peer"), 5),
               ("query p50 ms", ("ours", "peer", "x"), 6)]
-    left = f"{'scene':{width}s}  {'config':16s}"
+    left = f"{'scene':{width}s}  {'config':22s}"
     print(" | ".join([left] + [f"{g:^{len(c) * (w + 1) - 1}s}" for g, c, w in groups]))
     print(" | ".join([" " * len(left)] + [" ".join(f"{h:>{w}s}" for h in c) for _, c, w in groups]))
     print("-" * (len(left) + sum(len(c) * (w + 1) + 2 for _, c, w in groups)))
@@ -115,7 +115,7 @@ def print_table(rows: dict) -> None:
                     [fmt(d.get("median_rotation_deg"), 1, 3) for d in (o, p)] + [fmt(x["rotation"], 1, 2)],
                     [fmt(d.get("median_map_points"), 1, 0) for d in (o, p)],
                     [fmt(d.get("p50_query_s"), 1000) for d in (o, p)] + [fmt(x["query"], 1, 2)]]
-            print(" | ".join([f"{scene:{width}s}  {label + ' vs ' + r['peer_feature']:16s}"]
+            print(" | ".join([f"{scene:{width}s}  {label + ' vs ' + r['peer_feature']:22s}"]
                              + [" ".join(f"{v:>{w}s}" for v in vals) for vals, (_, _, w) in zip(cols, groups)]))
     print("localized: answered with confidence >= 0.2 (ours), >= 12 inliers (peer); x = peer / ours (> 1: ours "
           "better)\nmedian errors over localized queries; a 4-frame query's time covers its 4 images")

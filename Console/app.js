@@ -281,6 +281,12 @@ function renderUsage() {
 
 function renderLiveChart() {
   if (!state.usage) return;
+  document.querySelector('#usage tbody').replaceChildren(...state.usage.maps.map((m) => {
+    const share = m.queries ? m.found / m.queries : 0;
+    return el('tr', { 'data-target': m.target }, el('td', { class: 'mono' }, m.target), el('td', {}, String(m.queries)),
+      el('td', {}, String(m.found)), el('td', {}, el('span', { class: 'bar', 'data-share': String(share) }), ` ${Math.round(100 * share)}%`));
+  }));
+  for (const bar of document.querySelectorAll('#usage .bar')) bar.style.width = `${Math.round(60 * Number(bar.dataset.share))}px`;
   const all = new Map();
   for (const m of state.usage.maps) for (const x of m.minutes) {
     const s = all.get(x.minute) || { minute: x.minute, queries: 0, found: 0 };

@@ -166,7 +166,7 @@ export class Viewer {
     if (!bounds) return;
     this.target = [(bounds[0] + bounds[3]) / 2, (bounds[1] + bounds[4]) / 2, (bounds[2] + bounds[5]) / 2];
     const size = Math.max(bounds[3] - bounds[0], bounds[4] - bounds[1], bounds[5] - bounds[2], 0.5);
-    this.distance = size * 1.4;
+    this.distance = size * 1.05;
     this.size = size;
     this.dirty = true;
   }

@@ -4,8 +4,8 @@ import VPSMap
 import VPSServer
 
 /// `multiset synth-cloud`: a large synthetic map for viewer tests (`make test-browser` draws 100,000
-/// points): coloured points on the floor and walls of a hall, a ring of keyframes looking in, and a
-/// georeference. Its descriptors are random, so it is for drawing, not for localization.
+/// points): coloured points on the floor and walls of a hall, its mesh, a ring of keyframes looking out at
+/// the walls, and a georeference. Its descriptors are random, so it is for drawing, not for localization.
 enum SynthCloudCommand {
     static let usage = """
         usage: multiset synth-cloud --points N --code MAP_XXXXXXXXXXXX [--name NAME] [--keyframes K]
@@ -121,6 +121,25 @@ enum SynthCloudCommand {
                     descriptors: (0..<(32 * keypoints.count)).map { _ in UInt8(truncatingIfNeeded: rng.next()) },
                     pointIndices: indices))
         }
+        // The hall's floor and walls as a mesh: 4 × 4 quads on the floor and one quad per wall.
+        var corners: [Vec3] = []
+        var triangles: [UInt32] = []
+        func quad(_ a: Vec3, _ b: Vec3, _ c: Vec3, _ d: Vec3) {
+            let base = UInt32(corners.count)
+            corners += [a, b, c, d]
+            triangles += [base, base + 1, base + 2, base, base + 2, base + 3]
+        }
+        for i in 0..<4 {
+            for j in 0..<4 {
+                let x0 = -w / 2 + Double(i) * w / 4, z0 = -d / 2 + Double(j) * d / 4
+                quad(Vec3(x0, 0, z0), Vec3(x0 + w / 4, 0, z0), Vec3(x0 + w / 4, 0, z0 + d / 4), Vec3(x0, 0, z0 + d / 4))
+            }
+        }
+        let ring = [Vec3(-w / 2, 0, -d / 2), Vec3(w / 2, 0, -d / 2), Vec3(w / 2, 0, d / 2), Vec3(-w / 2, 0, d / 2)]
+        for i in 0..<4 {
+            let a = ring[i], b = ring[(i + 1) % 4]
+            quad(a, b, b + Vec3(0, h, 0), a + Vec3(0, h, 0))
+        }
         return MapData(
             code: "MAP_SYNTHCLOUD01", name: "synthetic hall",
             featureConfig: FeatureConfigID(name: "orb-2000", version: 1),
@@ -128,6 +147,7 @@ enum SynthCloudCommand {
             pointDescriptors: (0..<(32 * count)).map { _ in UInt8(truncatingIfNeeded: rng.next()) },
             keyframes: keyframes,
             georeference: Georeference(
-                origin: GeoCoordinate(latitude: 51.5007, longitude: -0.1246, altitude: 12), headingDegrees: 30))
+                origin: GeoCoordinate(latitude: 51.5007, longitude: -0.1246, altitude: 12), headingDegrees: 30),
+            mesh: GLB.mesh(positions: corners, colors: nil, triangles: triangles))
     }
 }

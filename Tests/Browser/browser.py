@@ -209,6 +209,8 @@ def main():
         WebDriverWait(driver, 60).until(
             lambda d: d.execute_script("return document.getElementById('viewer-canvas').dataset.ready === 'true' "
                                        "&& window.__console.selected.details.mapCode === arguments[0]", HALL))
+        mesh = driver.execute_script("const m = window.__console.viewer.layers.mesh; return m ? m.count : 0")
+        check("the viewer draws the map's mesh", mesh > 0, f"{mesh // 2} triangle edges")
         lit = driver.execute_script("return window.__console.viewer.litPixels()")
         total = driver.execute_script("const c = document.getElementById('viewer-canvas'); return c.width * c.height")
         check("the viewer draws the map", lit > 0.02 * total, f"{lit} of {total} pixels differ from the background")

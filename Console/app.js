@@ -150,7 +150,7 @@ $('upload-form').addEventListener('submit', async (event) => {
     const r = await api.json('/v1/vps/map/upload', { method: 'POST', body: form });
     status.textContent = r.status === 'processing' ? `Accepted: ${r.mapCode} is being built.` : `Stored: ${r.mapCode}.`;
     await loadMaps();
-    openMap(r.id);
+    openMap(r._id);
   } catch (e) { status.textContent = `Upload failed: ${e.code || ''} ${e.message}`; }
 });
 

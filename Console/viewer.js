@@ -109,6 +109,12 @@ export class Viewer {
     const renderer = softwareRenderer(gl);
     this.renderer = renderer.name;
     this.pointMode = renderer.software ? 'splat' : 'gl';
+    // A software renderer also draws at three quarters of the canvas's size (the page scales the image
+    // up): every frame's pixels are copied, drawn and composited on the CPU there.
+    if (renderer.software) {
+      canvas.width = Math.round(canvas.width * 0.75);
+      canvas.height = Math.round(canvas.height * 0.75);
+    }
     this.layers = { points: null, mesh: null, frusta: null, queries: null, axes: null };
     this.visible = { points: true, mesh: true, frusta: true, queries: true };
     this.keyframes = [];

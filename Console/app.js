@@ -183,6 +183,12 @@ function facts(d, scene) {
   if (scene.failure) rows.push(['Build failed', scene.failure]);
   // Build progress (stage, percent) comes with the map details once the server reports it.
   if (d.progress) rows.push(['Progress', `${d.progress.stage || ''} ${d.progress.percent ?? ''}%`]);
+  // Likewise a map quality report, shown as its top-level numbers and words.
+  const quality = d.quality || d.qualityReport;
+  if (quality && typeof quality === 'object') {
+    rows.push(['Quality', Object.entries(quality).filter(([, v]) => typeof v !== 'object')
+      .map(([k, v]) => `${k}: ${typeof v === 'number' && !Number.isInteger(v) ? v.toFixed(3) : v}`).join(' · ')]);
+  }
   $('details-facts').replaceChildren(...rows.flatMap(([k, v]) => [el('dt', {}, k), el('dd', { class: k === 'Build failed' ? 'error' : '' }, String(v))]));
 }
 

@@ -65,9 +65,15 @@ public final class QueryLog: Sendable {
         self.usageMinutes = max(1, usageMinutes)
     }
 
-    /// Appends an entry of an account (its `sequence` is assigned here) and wakes that account's waiters.
+    /// The usage key of queries whose target did not resolve to one of the account's records (so that
+    /// made-up codes cannot grow the table).
+    public static let unresolvedTarget = "(not found or unreadable)"
+
+    /// Appends an entry of an account (its `sequence` is assigned here), counts it in the account's usage
+    /// under `usageKey` (a resolved target; nil counts it as `unresolvedTarget`) and wakes that account's
+    /// waiters. Usage keys without a query in the last `usageMinutes` minutes are dropped.
     @discardableResult
-    public func append(_ entry: QueryLogEntry, accountID: String, now: Double) -> QueryLogEntry {
+    public func append(_ entry: QueryLogEntry, accountID: String, now: Double, usageKey: String?) -> QueryLogEntry {
         let (stored, woken) = state.withLock { s -> (QueryLogEntry, [Waiter]) in
             var e = entry
             e.sequence = s.next
@@ -77,13 +83,17 @@ public final class QueryLog: Sendable {
             if list.count > capacity { list.removeFirst(list.count - capacity) }
             s.entries[accountID] = list
             let minute = Int((now / 60).rounded(.down))
-            let key = e.target ?? "(unreadable request)"
+            let key = usageKey ?? Self.unresolvedTarget
             var perMap = s.usage[accountID, default: [:]]
             var buckets = perMap[key, default: [:]]
             let (q, f) = buckets[minute] ?? (0, 0)
             buckets[minute] = (q + 1, f + (e.poseFound ? 1 : 0))
-            buckets = buckets.filter { $0.key > minute - usageMinutes }
             perMap[key] = buckets
+            let oldest = minute - usageMinutes
+            perMap = perMap.compactMapValues { b in
+                let kept = b.filter { $0.key > oldest }
+                return kept.isEmpty ? nil : kept
+            }
             s.usage[accountID] = perMap
             let ids = s.waiters.filter { $0.value.accountID == accountID }.map(\.key)
             return (e, ids.compactMap { s.waiters.removeValue(forKey: $0) })

@@ -51,7 +51,7 @@ extension VPSService {
     func objectQuery(_ c: Context, _ caller: Caller, _ note: QueryNote) throws(APIError) -> HTTPResponse {
         note.mode = "object"
         let q = try ObjectQueryRequest(form: try Self.form(c.request))
-        note.target = q.objectCodes.joined(separator: ",")
+        note.target = String(q.objectCodes.joined(separator: ",").prefix(64))
         var objects: [MapRecord] = []
         var missing: [String] = []
         for code in q.objectCodes {
@@ -64,6 +64,7 @@ extension VPSService {
         guard missing.isEmpty else {
             throw APIError(.objectNotFound, "Object(s) not found: \(missing.joined(separator: ", "))")
         }
+        note.resolved = true
         let r = try engine.object(q, objects: objects, deadline: c.deadline)
         note.answered(
             found: r.poseFound, position: nil, rotation: nil, confidence: r.confidence, margin: nil,

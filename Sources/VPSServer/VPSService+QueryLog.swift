@@ -19,14 +19,19 @@ final class QueryNote: @unchecked Sendable {
     /// Notes the request's common fields.
     func read(_ common: QueryCommon, mode: String? = nil) {
         self.mode = mode ?? common.queryMode.rawValue
-        target = common.mapSetCode ?? common.mapCode
+        // As asked (at most 64 characters): the caller's own text, shown back to its own account only.
+        target = (common.mapSetCode ?? common.mapCode).map { String($0.prefix(64)) }
         rightHanded = common.isRightHanded
     }
 
-    /// Notes what the query was localized against.
+    /// Notes what the query was localized against (the target is then one of the account's records).
     func aimed(_ t: QueryTarget) {
+        resolved = true
         if case .map = t { targetIsSingleMap = true }
     }
+
+    /// True once the target named an existing map, map set or object of the account.
+    var resolved = false
 
     /// Notes an answer; the camera (API convention, target frame) goes back to the map's CV convention.
     func answered(
@@ -79,7 +84,7 @@ extension VPSService {
             inlierMargin: note.inlierMargin,
             milliseconds: Int(Double(DispatchTime.now().uptimeNanoseconds - started) / 1e6),
             stages: stages.milliseconds, failure: note.failure, camera: note.camera)
-        queryLog.append(entry, accountID: caller.accountID, now: now)
+        queryLog.append(entry, accountID: caller.accountID, now: now, usageKey: note.resolved ? note.target : nil)
         return try result.get()
     }
 }

@@ -46,7 +46,7 @@ enum ClientsCommand {
             let data = try DataDirectory(path: path)
             for c in try data.store.clients() {
                 print(
-                    "\(c.id)  \(c.disabled ? "revoked" : "active ")  \(c.scopes.padding(toLength: 11, withPad: " ", startingAt: 0))  \(c.name)"
+                    "\(c.id)  \(c.disabled ? "revoked" : "active ")  \(c.scopes.padding(toLength: 17, withPad: " ", startingAt: 0))  \(c.name)"
                 )
             }
         case "revoke":

@@ -96,7 +96,12 @@ struct StagedFakeEngine: QueryEngine {
         #expect(names == ConsoleAssets.names, "run `make console-assets`")
         for name in names {
             let disk = try [UInt8](Data(contentsOf: folder.appendingPathComponent(name)))
-            #expect(ConsoleAssets.file(name)?.bytes == disk, "\(name) is stale: run `make console-assets`")
+            let embedded = ConsoleAssets.file(name)?.bytes ?? []
+            // Compared outside the expectation, so a stale file is reported by name, not byte by byte.
+            let same = embedded == disk
+            #expect(
+                same,
+                "\(name) is stale (\(embedded.count) bytes embedded, \(disk.count) on disk): run `make console-assets`")
         }
     }
 
@@ -121,6 +126,13 @@ struct StagedFakeEngine: QueryEngine {
         let usage = try Self.decode(VPSService.UsageList.self, f.call("GET", "/v1/console/usage", token: t))
         let one = try #require(usage.maps.first { $0.target == "MAP_ONE000000001" })
         #expect(one.queries == 1 && one.found == 1 && one.minutes.count == 1)
+        // A made-up code is counted, but not under its own key (made-up codes cannot grow the table).
+        #expect(usage.maps.map(\.target).sorted() == [QueryLog.unresolvedTarget, "MAP_ONE000000001"].sorted())
+        // Two hours later the minutes are gone, and with them the keys.
+        f.clock.advance(2 * 3600 + 60)
+        #expect(Self.query(f, f.token(), "MAP_ONE000000001").status == 200)
+        let later = try Self.decode(VPSService.UsageList.self, f.call("GET", "/v1/console/usage", token: f.token()))
+        #expect(later.maps.map(\.target) == ["MAP_ONE000000001"] && later.maps[0].queries == 1)
     }
 
     @Test func viewerPoseInvertsTheAPIPose() {
@@ -170,9 +182,9 @@ struct StagedFakeEngine: QueryEngine {
         let entry = QueryLogEntry(
             sequence: 0, time: "", route: "query", mode: "vps-1", target: "MAP_X", poseFound: true, milliseconds: 1,
             stages: [:])
-        log.append(entry, accountID: "acc2", now: 0)
+        log.append(entry, accountID: "acc2", now: 0, usageKey: "MAP_X")
         #expect(got.withLock { $0.isEmpty } && log.waiting == 1)
-        log.append(entry, accountID: "acc1", now: 0)
+        log.append(entry, accountID: "acc1", now: 0, usageKey: "MAP_X")
         #expect(got.withLock { $0.map { $0.map(\.sequence) } } == [[2]] && log.waiting == 0)
     }
 

@@ -9,7 +9,7 @@ BENCH_DATA   ?= bench/data
 DEB_PACKAGES ?= pkg-config zlib1g-dev libturbojpeg0-dev libpng-dev libopencv-dev libssl-dev libsqlite3-dev libmicrohttpd-dev python3-venv
 SWIFT_FLAGS  ?=
 
-.PHONY: all deps build test test-hostile fuzz fuzz-build lint parse-apple format demo bench bench-solvers bench-features bench-mapfile bench-server bench-localize bench-jpeg eval-motorcycle eval-calibration eval-real clean
+.PHONY: all deps build test test-hostile test-browser console-assets fuzz fuzz-build lint parse-apple format demo bench bench-solvers bench-features bench-mapfile bench-server bench-localize bench-jpeg eval-motorcycle eval-calibration eval-real clean
 
 all: build
 
@@ -71,6 +71,34 @@ test-hostile: deps $(VENV)/.hostile-ok
 	@command -v wrk >/dev/null || { [ "$$(id -u)" = 0 ] && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq wrk; } || { echo "install wrk: sudo apt-get install -y wrk"; exit 1; }
 	$(SWIFT) build -c release --product multiset
 	$(PYTHON) Tests/Hostile/hostile.py --multiset .build/release/multiset --work $(HOSTILE_WORK) --st $(VENV)/bin/st
+
+## test-browser: the web console (/console) in headless Chromium from Debian driven by Selenium
+## (Tests/Browser/browser.py): a server on loopback over a temporary data directory with two accounts, a
+## capture built through the API and a 100,000-point map; sign-in (and a bad one), the map list, the viewer's
+## pixels and frames per second (>= 20, printed), a keyframe's image, a curl query in the live list within
+## 2 s, client management, and no leak between the accounts. Screenshots in $(BROWSER_WORK)/screenshots.
+BROWSER_WORK ?= .build/browser
+BROWSER_DEBS ?= chromium chromium-driver curl
+$(VENV)/.browser-ok: Tests/Browser/requirements.txt
+	$(PYTHON) -m venv $(VENV)
+	$(VENV)/bin/pip install -q -r Tests/Browser/requirements.txt
+	touch $@
+
+test-browser: deps $(VENV)/.browser-ok
+	@missing=""; for p in $(BROWSER_DEBS); do \
+	  dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "install ok installed" || missing="$$missing $$p"; \
+	done; \
+	if [ -n "$$missing" ]; then \
+	  if [ "$$(id -u)" = 0 ]; then apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing; \
+	  else echo "install:$$missing (sudo apt-get install -y$$missing)"; exit 1; fi; \
+	fi
+	$(SWIFT) build --product multiset $(SWIFT_FLAGS)
+	$(VENV)/bin/python Tests/Browser/browser.py --multiset $$($(SWIFT) build --show-bin-path $(SWIFT_FLAGS))/multiset --work $(BROWSER_WORK)
+
+## console-assets: embed Console/ (the web console's HTML, CSS and ES modules) into the server binary
+## (Sources/VPSServer/ConsoleAssets.swift); ConsoleAssetsTests fails while the embedded copy is stale.
+console-assets:
+	$(PYTHON) Console/embed.py
 
 ## fuzz: every libFuzzer target of Fuzz/ (multipart, query forms, JSON query, JPEG, PNG, map file with a valid
 ## CRC, COLMAP text and binary, captures.json) for FUZZ_SECONDS each, or FUZZ_RUNS executions each, under

@@ -23,6 +23,8 @@ public enum APIErrorCode: String, Codable, Sendable, CaseIterable {
     case tooManyObjectCodes = "TOO_MANY_OBJECT_CODES"
     case objectNotFound = "OBJECT_NOT_FOUND"
     case fileNotFound = "FILE_NOT_FOUND"
+    /// The console's client management: no such client in the caller's account.
+    case clientNotFound = "CLIENT_NOT_FOUND"
     case urlExpired = "URL_EXPIRED"
     case payloadTooLarge = "PAYLOAD_TOO_LARGE"
     case rateLimited = "RATE_LIMITED"
@@ -48,7 +50,7 @@ public enum APIErrorCode: String, Codable, Sendable, CaseIterable {
             return 400
         case .invalidCredentials, .unauthorized, .tokenExpired: return 401
         case .forbidden, .urlExpired: return 403
-        case .mapNotFound, .mapSetNotFound, .objectNotFound, .fileNotFound: return 404
+        case .mapNotFound, .mapSetNotFound, .objectNotFound, .fileNotFound, .clientNotFound: return 404
         case .mapNotActive, .mapInMapSet, .codeTaken: return 409
         case .methodNotAllowed: return 405
         case .payloadTooLarge: return 413

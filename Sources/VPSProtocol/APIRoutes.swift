@@ -132,7 +132,8 @@ public enum APIRoutes {
         "GET", "/v1/account/plan-details", access: .bearer(scope: nil), metric: "plan-details",
         summary: "Plan details of the account")
 
-    /// Every route, in the order the OpenAPI document lists them.
+    /// Every route of the API, in the order the OpenAPI document lists them (the console's routes are in
+    /// `console`; the router resolves `served`, both).
     public static let all: [APIRoute] = [
         token, queryForm, queryJSON, multiImageQuery, objectQuery, upload, mapList, mapDetails, mapDelete,
         mapSetDetails, objectDetails, fileLink, download, planDetails, health, healthz, metrics, openAPI,
@@ -164,7 +165,7 @@ public enum APIRoutes {
     /// The routes a path resolves to: those with the most literal segments among the templates it
     /// fits (a path with a literal route of its own, like `/v1/vps/map/upload`, is never a `{key}`).
     static func routes(matching parts: [Substring]) -> [(APIRoute, [String: String])] {
-        let fitting = all.compactMap { r in r.parameters(parts).map { (r, $0) } }
+        let fitting = served.compactMap { r in r.parameters(parts).map { (r, $0) } }
         guard let most = fitting.map({ $0.0.segments.count - $0.1.count }).max() else { return [] }
         return fitting.filter { $0.0.segments.count - $0.1.count == most }
     }

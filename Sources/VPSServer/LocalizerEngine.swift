@@ -30,6 +30,7 @@ public final class LocalizerEngine: QueryEngine {
     }
 
     func recordStages(_ outcome: LocalizationOutcome) {
+        QueryStages.current?.add(outcome.seconds)
         guard let metrics else { return }
         for (stage, seconds) in outcome.seconds { metrics.recordStage(stage, seconds: seconds) }
     }
@@ -250,6 +251,7 @@ public final class LocalizerEngine: QueryEngine {
                 throw APIError(.internalError, "feature extraction failed")
             }
             try Self.check(deadline)
+            QueryStages.current?.add(outcome.seconds)
             for (stage, seconds) in outcome.seconds { metrics?.recordStage(stage, seconds: seconds) }
             if let rigFromMap = outcome.rigFromMap, outcome.confidence > (best?.outcome.confidence ?? -1) {
                 best = (outcome, CameraPose(rigFromMap.rigid * setFromMap.inverse), record, prepared)

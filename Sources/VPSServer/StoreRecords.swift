@@ -9,6 +9,13 @@ public struct AccountRecord: Equatable, Sendable {
     public var name: String
     /// Creation time, seconds since 1970.
     public var createdAt: Double
+
+    /// Builds a record.
+    public init(id: String, name: String, createdAt: Double) {
+        self.id = id
+        self.name = name
+        self.createdAt = createdAt
+    }
 }
 
 /// An API client (machine credentials) of an account.

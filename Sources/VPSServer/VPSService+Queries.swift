@@ -5,26 +5,53 @@ import VPSProtocol
 /// The query routes (SPEC §17.3–17.6). They run on the engine pool under the request's deadline.
 extension VPSService {
     func queryForm(_ c: Context) throws(APIError) -> HTTPResponse {
-        let q = try SingleFrameQueryRequest(form: try Self.form(c.request))
-        let t = try target(q.common, try caller(c))
-        return .json(try engine.singleFrame(q, target: t, deadline: c.deadline))
+        try loggedQuery(c) { (caller, note) throws(APIError) in
+            let q = try SingleFrameQueryRequest(form: try Self.form(c.request))
+            return try single(q, caller, note, c)
+        }
     }
 
     func queryJSON(_ c: Context) throws(APIError) -> HTTPResponse {
-        let q = try JSONQuery.parse(c.request.body)
-        let t = try target(q.common, try caller(c))
-        return .json(try engine.singleFrame(q, target: t, deadline: c.deadline))
+        try loggedQuery(c) { (caller, note) throws(APIError) in
+            try single(try JSONQuery.parse(c.request.body), caller, note, c)
+        }
+    }
+
+    func single(
+        _ q: SingleFrameQueryRequest, _ caller: Caller, _ note: QueryNote, _ c: Context
+    ) throws(APIError) -> HTTPResponse {
+        note.read(q.common)
+        let t = try target(q.common, caller)
+        note.aimed(t)
+        let r = try engine.singleFrame(q, target: t, deadline: c.deadline)
+        note.answered(
+            found: r.poseFound, position: r.position, rotation: r.rotation, confidence: r.confidence,
+            margin: r.inlierMargin, maps: r.mapCodes, reason: r.reason)
+        return .json(r)
     }
 
     func multiImageQuery(_ c: Context) throws(APIError) -> HTTPResponse {
-        let q = try MultiFrameQueryRequest(form: try Self.form(c.request))
-        let t = try target(q.common, try caller(c))
-        return .json(try engine.multiFrame(q, target: t, deadline: c.deadline))
+        try loggedQuery(c) { (caller, note) throws(APIError) in
+            let q = try MultiFrameQueryRequest(form: try Self.form(c.request))
+            note.read(q.common, mode: "multi-frame")
+            let t = try target(q.common, caller)
+            note.aimed(t)
+            let r = try engine.multiFrame(q, target: t, deadline: c.deadline)
+            note.answered(
+                found: r.poseFound, position: r.estimatedPose?.position, rotation: r.estimatedPose?.rotation,
+                confidence: r.confidence, margin: r.inlierMargin, maps: r.mapCodes, reason: nil)
+            return .json(r)
+        }
     }
 
     func objectQuery(_ c: Context) throws(APIError) -> HTTPResponse {
-        let caller = try caller(c)
+        try loggedQuery(c) { (caller, note) throws(APIError) in try objectQuery(c, caller, note) }
+    }
+
+    func objectQuery(_ c: Context, _ caller: Caller, _ note: QueryNote) throws(APIError) -> HTTPResponse {
+        note.mode = "object"
         let q = try ObjectQueryRequest(form: try Self.form(c.request))
+        note.target = String(q.objectCodes.joined(separator: ",").prefix(64))
         var objects: [MapRecord] = []
         var missing: [String] = []
         for code in q.objectCodes {
@@ -37,7 +64,12 @@ extension VPSService {
         guard missing.isEmpty else {
             throw APIError(.objectNotFound, "Object(s) not found: \(missing.joined(separator: ", "))")
         }
-        return .json(try engine.object(q, objects: objects, deadline: c.deadline))
+        note.resolved = true
+        let r = try engine.object(q, objects: objects, deadline: c.deadline)
+        note.answered(
+            found: r.poseFound, position: nil, rotation: nil, confidence: r.confidence, margin: nil,
+            maps: r.objectCodes, reason: nil)
+        return .json(r)
     }
 
     /// The authenticated caller of a bearer route.

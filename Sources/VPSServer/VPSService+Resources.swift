@@ -88,6 +88,7 @@ extension VPSService {
         let files = MapFiles(dataDirectory: config.dataDirectory)
         try? fm.removeItem(at: files.map(record))
         try? fm.removeItem(at: files.mesh(record))
+        try? fm.removeItem(at: files.keyframeImages(record))
         try? fm.removeItem(at: files.staging(id: record.id))
     }
 

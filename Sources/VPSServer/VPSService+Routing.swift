@@ -14,13 +14,16 @@ extension VPSService {
 
     /// Where a route's handler runs.
     enum Executor {
-        case inline, io, engine
+        /// `held`: the console's event stream, answered when an event arrives (`holdStream`).
+        case inline, io, engine, held
     }
 
     static func executor(_ route: APIRoute) -> Executor {
         switch route {
         case APIRoutes.healthz, APIRoutes.health, APIRoutes.metrics, APIRoutes.openAPI: return .inline
         case APIRoutes.queryForm, APIRoutes.queryJSON, APIRoutes.multiImageQuery, APIRoutes.objectQuery: return .engine
+        case APIRoutes.consolePage, APIRoutes.consoleAsset: return .inline
+        case APIRoutes.consoleQueryStream: return .held
         default: return .io
         }
     }
@@ -92,7 +95,9 @@ extension VPSService {
         case APIRoutes.objectDetails: return { s in { c throws(APIError) in try s.objectDetails(c) } }
         case APIRoutes.fileLink: return { s in { c throws(APIError) in try s.fileLink(c) } }
         case APIRoutes.planDetails: return { s in { c throws(APIError) in try s.planDetails(c) } }
-        default: return { _ in { c throws(APIError) in throw APIError(.badRequest, "Unknown route \(c.route)") } }
+        default:
+            if let h = consoleHandler(route) { return h }
+            return { _ in { c throws(APIError) in throw APIError(.badRequest, "Unknown route \(c.route)") } }
         }
     }
 }

@@ -210,6 +210,7 @@ extension VPSService {
                         Self.restrict(out.map, out.mesh)
                         r.status = .active
                         r.file = out.file
+                        Self.keepKeyframeImages(map, staging: staging, to: files.keyframeImages(r))
                         r.bytes = (try? fm.attributesOfItem(atPath: out.map.path)[.size] as? Int) ?? 0
                     }
                 } catch {
@@ -221,6 +222,7 @@ extension VPSService {
                 if isCancelled() || (try? store.updateMap(r)) == nil {
                     try? fm.removeItem(at: out.map)
                     try? fm.removeItem(at: out.mesh)
+                    try? fm.removeItem(at: files.keyframeImages(r))
                 }
                 try? fm.removeItem(at: staging)
                 engine.evict(mapID: r.id)

@@ -31,6 +31,8 @@ public final class VPSService: HTTPService {
     let admitted = Mutex<[Int64: Admitted]>([:])
     /// Request counters and latency histograms (`GET /metrics`).
     public let metrics: Metrics
+    /// The accounts' recent queries, for the console (`/v1/console/queries`).
+    public let queryLog = QueryLog()
     let fileKey: [UInt8]
     let log: @Sendable (String) -> Void
 
@@ -169,6 +171,8 @@ public final class VPSService: HTTPService {
             }
         case .engine:
             runEngine(context, once)
+        case .held:
+            holdStream(context, once)
         }
     }
 
@@ -202,6 +206,7 @@ public final class VPSService: HTTPService {
     /// built again at the next start.
     public func shutdown() {
         engineClock.stop()
+        queryLog.releaseWaiters()
         enginePool.shutdown()
         ioPool.shutdown()
         builds.shutdown()

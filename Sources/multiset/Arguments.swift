@@ -12,7 +12,7 @@ struct Arguments {
         _ args: [String],
         booleanFlags: Set<String> = [
             "help", "json", "verbose", "use-truth", "leave-one-out", "no-tighten", "no-scale-weights", "quiet",
-            "no-guided", "no-point-weights",
+            "no-guided", "no-point-weights", "admin",
         ]
     ) throws(UsageError) {
         var i = 0

@@ -4,12 +4,14 @@ import VPSServer
 /// `multiset clients create | list | revoke`: API clients in a data directory.
 enum ClientsCommand {
     static let usage = """
-        usage: multiset clients create --name NAME [--scopes "query write"] [--data DIR]
+        usage: multiset clients create --name NAME [--scopes "query write"] [--admin] [--account ID] [--data DIR]
                multiset clients list [--data DIR]
                multiset clients revoke CLIENT_ID [--data DIR]
 
         The secret is printed once by `create` and stored only as a salted PBKDF2 hash.
-        --data defaults to ./.multiset
+        --admin adds the `admin` scope: the web console (/console) then manages the account's clients.
+        --account puts the client in another account (24 lowercase hex digits; created when new); the
+        default account is 000000000000000000000001. --data defaults to ./.multiset
         """
 
     static func run(_ args: inout Arguments) throws -> Int32 {
@@ -24,20 +26,27 @@ enum ClientsCommand {
             guard let name = args.string("name"), !name.isEmpty else {
                 throw UsageError("clients create needs --name\n\(usage)")
             }
-            let scopes = args.string("scopes") ?? "query write"
+            var scopes = args.string("scopes") ?? "query write"
+            if args.flag("admin") { scopes += " admin" }
+            let account = args.string("account") ?? DataDirectory.defaultAccountID
             try args.rejectUnknown()
-            guard scopes.split(separator: " ").allSatisfy({ $0 == "query" || $0 == "write" }) else {
-                throw UsageError("--scopes takes 'query', 'write' or both")
+            guard scopes.split(separator: " ").allSatisfy({ $0 == "query" || $0 == "write" || $0 == "admin" }) else {
+                throw UsageError("--scopes takes 'query', 'write' or both (and --admin adds 'admin')")
             }
+            guard Identifiers.isID(account) else { throw UsageError("--account takes 24 lowercase hex digits") }
             let data = try DataDirectory(path: path)
-            let (id, secret) = try data.createClient(name: name, scopes: scopes)
+            if try data.store.account(id: account) == nil {
+                try data.store.createAccount(
+                    AccountRecord(id: account, name: account, createdAt: Date().timeIntervalSince1970))
+            }
+            let (id, secret) = try data.createClient(name: name, scopes: scopes, accountID: account)
             print("client id:     \(id)\nclient secret: \(secret)\n(the secret is shown only now; store it safely)")
         case "list":
             try args.rejectUnknown()
             let data = try DataDirectory(path: path)
             for c in try data.store.clients() {
                 print(
-                    "\(c.id)  \(c.disabled ? "revoked" : "active ")  \(c.scopes.padding(toLength: 11, withPad: " ", startingAt: 0))  \(c.name)"
+                    "\(c.id)  \(c.disabled ? "revoked" : "active ")  \(c.scopes.padding(toLength: 17, withPad: " ", startingAt: 0))  \(c.name)"
                 )
             }
         case "revoke":

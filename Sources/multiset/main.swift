@@ -21,6 +21,7 @@ let usage = """
       bench render    frames per second of the simulator's software renderer
       bench localize  end-to-end query latency against a ~100k-point map (JPEG in, pose out, one core)
       synth           render a synthetic venue and write a capture dataset
+      synth-cloud     a large synthetic point-cloud map for viewer tests (draws, cannot localize)
 
     Run `multiset <command> --help` for a command's options.
     """
@@ -61,6 +62,8 @@ func runMain() -> Int32 {
             return try Demo.run(&args)
         case ("synth", _):
             return try SynthCommand.run(&args)
+        case ("synth-cloud", _):
+            return try SynthCloudCommand.run(&args)
         case (nil, _):
             if args.flag("help") {
                 print(usage)

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Testing
 import VPSGeometry
 import VPSProtocol
@@ -132,6 +133,32 @@ import VPSProtocol
         bad.code = "MSET_2"
         bad.entries = [.init(mapID: "x", order: 0, relativePose: .identity)]
         #expect(throws: StoreError.self) { try store.createMapSet(bad) }
+    }
+
+    /// Two servers on one PostgreSQL database: each sees the other's writes at once, and a code raced
+    /// for through both is taken exactly once (the unique index decides, not either server).
+    @Test(.enabled(if: PostgresTestCluster.shouldRun))
+    func twoServersShareOnePostgreSQL() throws {
+        let cluster = try PostgresTestCluster()
+        defer { cluster.stop() }
+        let a = try PostgresStore(conninfo: cluster.conninfo), b = try PostgresStore(conninfo: cluster.conninfo)
+        try a.createAccount(AccountRecord(id: "a1", name: "A", createdAt: 1))
+        try b.createClient(
+            ClientRecord(
+                id: "c1", accountID: "a1", name: "app", secretHash: "h", scopes: "query", disabled: false, createdAt: 2)
+        )
+        #expect(try a.client(id: "c1")?.accountID == "a1")
+        try a.setClientDisabled(id: "c1", true)
+        #expect(try b.client(id: "c1")?.disabled == true)
+        let outcomes = Mutex<[Bool]>([])
+        DispatchQueue.concurrentPerform(iterations: 8) { k in
+            let store = k % 2 == 0 ? a : b
+            let won = (try? store.createMap(Self.map("m\(k)", account: "a1", code: "MAP_RACED", at: Double(k)))) != nil
+            outcomes.withLock { $0.append(won) }
+        }
+        #expect(outcomes.withLock { $0.filter { $0 }.count } == 1)
+        let winner = try #require(try a.map(idOrCode: "MAP_RACED", accountID: "a1", kind: .map))
+        #expect(try b.map(idOrCode: winner.id, accountID: "a1", kind: .map) == winner)
     }
 
     @Test func sqliteSurvivesReopening() throws {

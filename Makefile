@@ -139,7 +139,7 @@ bench-localize: deps $(VENV)/.ok
 	$(SWIFT) build -c release --product multiset
 	$(SWIFT) run -c release --skip-build multiset bench localize --data $(BENCH_DATA)/localize --out $(BENCH_DATA)/localize/ours.json
 	$(VENV)/bin/python bench/localize/peers.py --data $(BENCH_DATA)/localize --ours $(BENCH_DATA)/localize/ours.json --out bench/results/localize.json
-	$(VENV)/bin/python bench/localize/pipeline_peer.py --data $(BENCH_DATA)/localize --ours $(BENCH_DATA)/localize/ours.json --out bench/results/localize-pipeline-peer.json
+	$(VENV)/bin/python bench/localize/pipeline_peer.py --matcher bf --data $(BENCH_DATA)/localize --ours $(BENCH_DATA)/localize/ours.json --out bench/results/localize-pipeline.json
 
 ## eval-calibration: confidence calibration on simulated venues (room ×3, corridor, twin rooms ×2; VPS-1, VPS-2,
 ## 4 frames): wrong answers among those with confidence ≥ 0.3 / ≥ 0.2 (SPEC §18.2 limits 1 % / 3 %).

@@ -18,9 +18,8 @@ public struct ServerConfig: Sendable {
     public var engineTimeout = 60.0
     /// Localization workers (default: one per core).
     public var engineWorkers = max(1, ProcessInfo.processInfo.activeProcessorCount)
-    /// Queries that may wait for a worker (default 4 per worker: 8 clients on 2 cores wait at most 4
-    /// query times instead of being refused); more are answered 503 with `Retry-After` at once.
-    public var engineQueue = 4 * max(1, ProcessInfo.processInfo.activeProcessorCount)
+    /// Queries that may wait for a worker; more are answered 503 with `Retry-After` at once.
+    public var engineQueue = 2 * max(1, ProcessInfo.processInfo.activeProcessorCount)
     /// Workers of everything else that touches the store or the disk (tokens, resources, uploads).
     public var ioWorkers = 4
     /// Requests that may wait for an I/O worker.

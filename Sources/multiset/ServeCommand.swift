@@ -17,7 +17,7 @@ enum ServeCommand {
         run). The server owns DIR while it runs: commands that write map files refuse until it stops.
         Create credentials with `multiset clients create --name NAME` (that works beside a running server).
         Limits (docs/SECURITY.md): --engine-timeout per query (default 60 s), --engine-workers localization
-        threads (default: cores) and --engine-queue waiting queries (default 4 × workers; more get 503),
+        threads (default: cores) and --engine-queue waiting queries (default 2 × workers; more get 503),
         --max-connections (1024) and --max-connections-per-ip (64), --body-timeout for a whole request body
         (60 s), --max-buffered-mb request bodies held at once (96). --cors-origin allows a browser origin
         (repeatable; * for any). Stops on SIGINT/SIGTERM within 2 s: no new connections, queries stop at their
@@ -39,7 +39,7 @@ enum ServeCommand {
         let timeoutText = args.string("engine-timeout") ?? "60"
         var config = ServerConfig(dataDirectory: path)
         config.engineWorkers = try args.int("engine-workers", default: config.engineWorkers)
-        config.engineQueue = try args.int("engine-queue", default: 4 * config.engineWorkers)
+        config.engineQueue = try args.int("engine-queue", default: 2 * config.engineWorkers)
         config.corsOrigins = args.strings("cors-origin")
         var limits = HTTPLimits()
         limits.threads = max(1, threads)

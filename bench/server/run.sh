@@ -14,7 +14,8 @@ $BIN map build --captures "$WORK/caps" --code MAP_BENCHROOM001 --data "$WORK/dat
 CREDS=$($BIN clients create --name bench --data "$WORK/data")
 ID=$(echo "$CREDS" | awk '/client id/ {print $3}')
 SECRET=$(echo "$CREDS" | awk '/client secret/ {print $3}')
-$BIN serve --port 0 --data "$WORK/data" > "$WORK/serve.log" 2> "$WORK/requests.log" &
+# 4 waiting queries per worker (the default is 2): the 8-connection run queues instead of meeting 503s.
+$BIN serve --port 0 --data "$WORK/data" --engine-queue $((4 * $(nproc))) > "$WORK/serve.log" 2> "$WORK/requests.log" &
 SERVER=$!
 for _ in $(seq 100); do grep -q listening "$WORK/serve.log" 2>/dev/null && break; sleep 0.1; done
 URL=$(sed -n 's/.*listening on \(http:[^ ]*\)\/v1.*/\1/p' "$WORK/serve.log")

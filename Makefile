@@ -6,10 +6,10 @@ PYTHON       ?= python3
 VENV         ?= .venv
 BENCH_DATA   ?= bench/data
 # Debian packages the build and tests need (C libraries arrive with the modules that use them).
-DEB_PACKAGES ?= pkg-config zlib1g-dev libturbojpeg0-dev libpng-dev libopencv-dev libssl-dev libsqlite3-dev libmicrohttpd-dev python3-venv
+DEB_PACKAGES ?= pkg-config zlib1g-dev libturbojpeg0-dev libpng-dev libopencv-dev libssl-dev libsqlite3-dev libpq-dev libmicrohttpd-dev python3-venv
 SWIFT_FLAGS  ?=
 
-.PHONY: all deps build test test-hostile test-browser console-assets fuzz fuzz-build lint parse-apple format demo bench bench-solvers bench-features bench-mapfile bench-server bench-localize bench-jpeg eval-motorcycle eval-calibration eval-real clean
+.PHONY: all deps build test test-postgres test-hostile test-browser console-assets fuzz fuzz-build lint parse-apple format demo bench bench-solvers bench-features bench-mapfile bench-server bench-localize bench-jpeg eval-motorcycle eval-calibration eval-real clean
 
 all: build
 
@@ -57,6 +57,15 @@ lint:
 APPLE_SOURCES = $(shell find Sources/MultiSetSampleApp Apps -name '*.swift') $(shell grep -rl 'canImport(ImageIO)' Sources --include='*.swift')
 parse-apple:
 	@swiftc -parse $(APPLE_SOURCES) && echo "parse-apple: $(words $(APPLE_SOURCES)) Apple-only files parse"
+
+## test-postgres: the store and build-job conformance suites against PostgreSQL too (installs the Debian
+## server package as root; each test starts a throwaway cluster with initdb/pg_ctl in /tmp, on a Unix
+## socket only, run by the `postgres` user when we are root, and stops it). `make test` runs the same
+## suites without PostgreSQL when it is not installed; here its absence is a failure.
+test-postgres: deps
+	@command -v /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || { [ "$$(id -u)" = 0 ] && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq postgresql; } || { echo "install PostgreSQL: sudo apt-get install -y postgresql"; exit 1; }
+	$(SWIFT) build --build-tests $(SWIFT_FLAGS)
+	VPS_REQUIRE_POSTGRES=1 $(SWIFT) test --skip-build $(SWIFT_FLAGS) --filter "StoreTests|BuildJobTests"
 
 ## test-hostile: the hostile-load suite (Tests/Hostile/hostile.py) on a release server: token flood, slow
 ## bodies, idle connections, pathological queries, kill -9 during upload and build, the CLI during a build,
@@ -151,12 +160,14 @@ bench-features: deps $(VENV)/.ok
 	$(SWIFT) run -c release --skip-build multiset bench render --venue room --frames 120 --seed 1
 
 ## bench-localize: end-to-end query latency (960x720 JPEG in, pose out, one core) against a ~100k-point map,
-## per stage, single and 4-frame; our pose stage vs pycolmap on the same correspondences.
+## per stage, single and 4-frame; our pose stage vs pycolmap on the same correspondences; the whole query
+## vs OpenCV (decode, ORB, brute-force 2-NN, ratio) + PoseLib on the same map and JPEGs (pipeline_peer.py).
 bench-localize: deps $(VENV)/.ok
 	mkdir -p $(BENCH_DATA)/localize bench/results
 	$(SWIFT) build -c release --product multiset
 	$(SWIFT) run -c release --skip-build multiset bench localize --data $(BENCH_DATA)/localize --out $(BENCH_DATA)/localize/ours.json
 	$(VENV)/bin/python bench/localize/peers.py --data $(BENCH_DATA)/localize --ours $(BENCH_DATA)/localize/ours.json --out bench/results/localize.json
+	$(VENV)/bin/python bench/localize/pipeline_peer.py --matcher bf --data $(BENCH_DATA)/localize --ours $(BENCH_DATA)/localize/ours.json --out bench/results/localize-pipeline.json
 
 ## eval-calibration: confidence calibration on simulated venues (room ×3, corridor, twin rooms ×2; VPS-1, VPS-2,
 ## 4 frames): wrong answers among those with confidence ≥ 0.3 / ≥ 0.2 (SPEC §18.2 limits 1 % / 3 %).

@@ -41,6 +41,8 @@ let package = Package(
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         .systemLibrary(name: "COpenSSL", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
+        // The PostgreSQL client library (the cluster store); the server itself is never needed to build.
+        .systemLibrary(name: "CLibPQ", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
         .systemLibrary(
             name: "CMicroHTTPD", pkgConfig: "libmicrohttpd", providers: [.apt(["libmicrohttpd-dev"])]),
         .target(name: "CMicroHTTPDShim", dependencies: ["CMicroHTTPD"]),
@@ -51,7 +53,7 @@ let package = Package(
 
         // MARK: Engine (Linux)
         .target(name: "VPSImaging", dependencies: ["CTurboJPEG", "CPNG", "CPNGShim"]),
-        // Hamming kernels with run-time CPU dispatch (AVX-512 VPOPCNTDQ / POPCNT / portable).
+        // Hamming kernels with run-time CPU dispatch (AVX-512 VPOPCNTDQ / AVX2 / POPCNT / portable).
         .target(name: "CHammingKernels"),
         .target(name: "CFloatKernels"),
         .target(
@@ -68,7 +70,7 @@ let package = Package(
             name: "VPSServer",
             dependencies: [
                 "VPSProtocol", "VPSMap", "VPSLocalizer", "VPSGeometry", "VPSImaging", "VPSFeatures", "VPSCapture",
-                "COpenSSL", "CSQLite", "CMicroHTTPDShim",
+                "COpenSSL", "CSQLite", "CLibPQ", "CMicroHTTPDShim",
             ]),
 
         // MARK: Tools

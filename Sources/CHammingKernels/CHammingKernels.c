@@ -98,27 +98,85 @@ nearest_two_avx512(const uint64_t *q, const uint64_t *train, int32_t n, int32_t 
     out[2] = si;
     out[3] = s;
 }
+
+// AVX2 has no per-lane popcount: each byte's count comes from two 16-entry nibble tables (VPSHUFB),
+// VPSADBW sums the bytes of each 64-bit lane, and the lanes of four descriptors are folded into four
+// 32-bit totals. Eight descriptors per iteration; the remainder goes through POPCNT.
+__attribute__((target("avx2,popcnt"))) static inline __m256i popcount_bytes_avx2(__m256i v) {
+    const __m256i table = _mm256_setr_epi8(0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4, 0, 1, 1, 2, 1, 2, 2, 3, 1,
+                                           2, 2, 3, 2, 3, 3, 4);
+    const __m256i low = _mm256_set1_epi8(0x0f);
+    __m256i lo = _mm256_shuffle_epi8(table, _mm256_and_si256(v, low));
+    __m256i hi = _mm256_shuffle_epi8(table, _mm256_and_si256(_mm256_srli_epi16(v, 4), low));
+    return _mm256_sad_epu8(_mm256_add_epi8(lo, hi), _mm256_setzero_si256());
+}
+
+// Four descriptors' lane sums (a, b, c, d: four 64-bit lanes each, values ≤ 64) as 32-bit lanes
+// [a01 b01 c01 d01 | a23 b23 c23 d23], where a01 = a0 + a1.
+__attribute__((target("avx2,popcnt"))) static inline __m256i fold_four_avx2(__m256i a, __m256i b, __m256i c,
+                                                                             __m256i d) {
+    __m256i ab = _mm256_or_si256(a, _mm256_slli_epi64(b, 32));
+    __m256i cd = _mm256_or_si256(c, _mm256_slli_epi64(d, 32));
+    ab = _mm256_add_epi32(ab, _mm256_shuffle_epi32(ab, _MM_SHUFFLE(1, 0, 3, 2)));
+    cd = _mm256_add_epi32(cd, _mm256_shuffle_epi32(cd, _MM_SHUFFLE(1, 0, 3, 2)));
+    return _mm256_blend_epi32(ab, cd, 0xCC);
+}
+
+__attribute__((target("avx2,popcnt"))) static void nearest_two_avx2(const uint64_t *q, const uint64_t *train,
+                                                                    int32_t n, int32_t *out) {
+    int32_t b = 257, bi = -1, s = 257, si = -1;
+    const __m256i qq = _mm256_loadu_si256((const __m256i *)q);
+    int32_t t = 0;
+    int32_t sums[8];
+    for (; t + 8 <= n; t += 8) {
+        const __m256i *d = (const __m256i *)(train + 4 * (int64_t)t);
+        __m256i c[8];
+        for (int k = 0; k < 8; k++) c[k] = popcount_bytes_avx2(_mm256_xor_si256(qq, _mm256_loadu_si256(d + k)));
+        __m256i y0 = fold_four_avx2(c[0], c[1], c[2], c[3]);
+        __m256i y1 = fold_four_avx2(c[4], c[5], c[6], c[7]);
+        // Low halves hold lanes 0+1, high halves lanes 2+3: their sum is the eight distances in order.
+        __m256i r = _mm256_add_epi32(_mm256_permute2x128_si256(y0, y1, 0x20), _mm256_permute2x128_si256(y0, y1, 0x31));
+        // Most blocks hold nothing closer than the current second best: skip them with one compare.
+        if (_mm256_movemask_epi8(_mm256_cmpgt_epi32(_mm256_set1_epi32(s), r)) == 0) continue;
+        _mm256_storeu_si256((__m256i *)sums, r);
+        for (int k = 0; k < 8; k++) keep_two(sums[k], t + k, &b, &bi, &s, &si);
+    }
+    for (; t < n; t++) {
+        const uint64_t *d = train + 4 * (int64_t)t;
+        int32_t dist = (int32_t)(__builtin_popcountll(q[0] ^ d[0]) + __builtin_popcountll(q[1] ^ d[1]) +
+                                 __builtin_popcountll(q[2] ^ d[2]) + __builtin_popcountll(q[3] ^ d[3]));
+        keep_two(dist, t, &b, &bi, &s, &si);
+    }
+    out[0] = bi;
+    out[1] = b;
+    out[2] = si;
+    out[3] = s;
+}
 #endif
 
 int32_t chamming_kernel_level(void) {
 #if defined(__x86_64__)
     __builtin_cpu_init();
-    if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512vpopcntdq")) return 2;
+    if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512vpopcntdq")) return 3;
+    if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("popcnt")) return 2;
     if (__builtin_cpu_supports("popcnt")) return 1;
 #endif
     return 0;
 }
 
-void chamming_nearest_two(const uint64_t *queries, int32_t query_count, const uint64_t *train, int32_t train_count,
-                          int32_t *best_index, int32_t *best_distance, int32_t *second_index,
-                          int32_t *second_distance) {
+void chamming_nearest_two_at_level(int32_t requested_level, const uint64_t *queries, int32_t query_count,
+                                   const uint64_t *train, int32_t train_count, int32_t *best_index,
+                                   int32_t *best_distance, int32_t *second_index, int32_t *second_distance) {
     int32_t level = chamming_kernel_level();
+    if (requested_level >= 0 && requested_level < level) level = requested_level;
     int32_t out[4];
     for (int32_t i = 0; i < query_count; i++) {
         const uint64_t *q = queries + 4 * (int64_t)i;
 #if defined(__x86_64__)
-        if (level == 2)
+        if (level == 3)
             nearest_two_avx512(q, train, train_count, out);
+        else if (level == 2)
+            nearest_two_avx2(q, train, train_count, out);
         else if (level == 1)
             nearest_two_popcnt(q, train, train_count, out);
         else
@@ -129,4 +187,11 @@ void chamming_nearest_two(const uint64_t *queries, int32_t query_count, const ui
         second_index[i] = out[2];
         second_distance[i] = out[3];
     }
+}
+
+void chamming_nearest_two(const uint64_t *queries, int32_t query_count, const uint64_t *train, int32_t train_count,
+                          int32_t *best_index, int32_t *best_distance, int32_t *second_index,
+                          int32_t *second_distance) {
+    chamming_nearest_two_at_level(-1, queries, query_count, train, train_count, best_index, best_distance,
+                                  second_index, second_distance);
 }

@@ -3,14 +3,21 @@ import CHammingKernels
 /// Exhaustive 2-nearest-neighbour search for binary descriptors with the CPU's fastest popcount.
 ///
 /// The package targets the x86-64 baseline, whose popcount is a software sequence; this kernel
-/// (C, `CHammingKernels`) picks AVX-512 VPOPCNTDQ (eight descriptors per step) or POPCNT at run time,
-/// about 10× faster than the portable path on a CPU with AVX-512. Results equal
-/// `BruteForceMatcher.nearest(_:in:k: 2)`, ties included.
+/// (C, `CHammingKernels`) picks AVX-512 VPOPCNTDQ or AVX2 (eight descriptors per step each) or POPCNT at
+/// run time, about 10× faster than the portable path on a CPU with AVX-512. Every kernel gives the same
+/// results, which equal `BruteForceMatcher.nearest(_:in:k: 2)`, ties included.
 public enum HammingNearestTwo {
-    /// Kernel chosen on this CPU: "avx512-vpopcntdq", "popcnt" or "portable".
-    public static var kernel: String {
-        switch chamming_kernel_level() {
-        case 2: return "avx512-vpopcntdq"
+    /// Kernel chosen on this CPU: "avx512-vpopcntdq", "avx2", "popcnt" or "portable".
+    public static var kernel: String { kernelName(level: bestLevel) }
+
+    /// The best kernel level this CPU runs: 3 AVX-512 VPOPCNTDQ, 2 AVX2, 1 POPCNT, 0 portable.
+    public static var bestLevel: Int { Int(chamming_kernel_level()) }
+
+    /// The name of a kernel level (see `bestLevel`).
+    public static func kernelName(level: Int) -> String {
+        switch level {
+        case 3...: return "avx512-vpopcntdq"
+        case 2: return "avx2"
         case 1: return "popcnt"
         default: return "portable"
         }
@@ -18,11 +25,15 @@ public enum HammingNearestTwo {
 
     /// The two nearest `train` descriptors of each query, nearest first, with Hamming distances.
     ///
-    /// - Parameter trainIndices: the index reported for each train descriptor (e.g. its map point
-    ///   when `train` is a gathered subset); nil: its position in `train`.
+    /// - Parameters:
+    ///   - trainIndices: the index reported for each train descriptor (e.g. its map point
+    ///     when `train` is a gathered subset); nil: its position in `train`.
+    ///   - kernelLevel: at most this kernel (see `bestLevel`; a level the CPU lacks runs the best it has);
+    ///     nil: the best. Tests compare the kernels with it.
     /// - Complexity: O(queries × train), single-threaded.
     public static func nearest(
-        _ queries: BinaryDescriptors, in train: BinaryDescriptors, trainIndices: [Int32]? = nil
+        _ queries: BinaryDescriptors, in train: BinaryDescriptors, trainIndices: [Int32]? = nil,
+        kernelLevel: Int? = nil
     ) -> NearestNeighbors {
         let q = queries.count, n = train.count
         var result = NearestNeighbors(k: 2, queryCount: q)
@@ -31,8 +42,9 @@ public enum HammingNearestTwo {
         var secondIndex = [Int32](repeating: -1, count: q), secondDistance = [Int32](repeating: 0, count: q)
         queries.words.withUnsafeBufferPointer { qw in
             train.words.withUnsafeBufferPointer { tw in
-                chamming_nearest_two(
-                    qw.baseAddress, Int32(q), tw.baseAddress, Int32(n), &bestIndex, &bestDistance, &secondIndex,
+                chamming_nearest_two_at_level(
+                    Int32(kernelLevel ?? -1), qw.baseAddress, Int32(q), tw.baseAddress, Int32(n), &bestIndex,
+                    &bestDistance, &secondIndex,
                     &secondDistance)
             }
         }

@@ -52,6 +52,7 @@ enum LocalizeBenchmark {
             try MapFile.write(data, to: mapURL)
         }
         log("map: \(data.pointCount) points, \(data.keyframes.count) keyframes")
+        log("hamming kernel: \(HammingNearestTwo.kernel), float kernel: \(FloatNearestTwo.kernel)")
         let loadStart = DispatchTime.now().uptimeNanoseconds
         let map = try LocalizationMap(data)
         let prepareMs = Double(DispatchTime.now().uptimeNanoseconds - loadStart) / 1e6
@@ -77,7 +78,8 @@ enum LocalizeBenchmark {
 
         var report: [String: Any] = [
             "map_points": data.pointCount, "map_keyframes": data.keyframes.count, "prepare_ms": prepareMs,
-            "image": "960x720 JPEG q90", "threads": 1,
+            "image": "960x720 JPEG q90", "threads": 1, "hamming_kernel": HammingNearestTwo.kernel,
+            "float_kernel": FloatNearestTwo.kernel,
         ]
         var sets: [[String: Any]] = []
         for mode in SearchMode.allCases {
@@ -157,9 +159,45 @@ enum LocalizeBenchmark {
         ]
         try JSONSerialization.data(withJSONObject: correspondences).write(
             to: folder.appendingPathComponent("correspondences.json"))
+        try writePipelinePeerInputs(data: data, frames: Array(frames.prefix(queryCount)), camera: camera, to: folder)
         try JSONSerialization.data(withJSONObject: report, options: [.prettyPrinted, .sortedKeys]).write(
             to: URL(fileURLWithPath: out))
         return 0
+    }
+
+    /// What the end-to-end peer (bench/localize/pipeline_peer.py: OpenCV + PoseLib) localizes with: the
+    /// map's points (`map_points.f64`, x y z little-endian per point) and their descriptors
+    /// (`map_descriptors.u8`, 32 bytes per point), the same query JPEGs (`queries/N.jpg`) and
+    /// `queries.json` (camera, true `camFromWorld` per query).
+    static func writePipelinePeerInputs(
+        data: MapData, frames: [(jpeg: [UInt8], truth: CameraPose, ar: CameraPose)], camera: Camera, to folder: URL
+    ) throws {
+        var xyz: [Double] = []
+        xyz.reserveCapacity(3 * data.pointCount)
+        for p in data.positions { xyz += [p.x, p.y, p.z] }
+        try xyz.withUnsafeBytes { Data($0) }.write(to: folder.appendingPathComponent("map_points.f64"))
+        try Data(data.pointDescriptors).write(to: folder.appendingPathComponent("map_descriptors.u8"))
+        let queries = folder.appendingPathComponent("queries")
+        try FileManager.default.createDirectory(at: queries, withIntermediateDirectories: true)
+        var list: [[String: Any]] = []
+        for (k, f) in frames.enumerated() {
+            try Data(f.jpeg).write(to: queries.appendingPathComponent("\(k).jpg"))
+            list.append([
+                "image": "queries/\(k).jpg",
+                "truth": [
+                    "R": rowMajor(f.truth.rotation),
+                    "t": [f.truth.translation.x, f.truth.translation.y, f.truth.translation.z],
+                ],
+            ])
+        }
+        let manifest: [String: Any] = [
+            "camera": [
+                "fx": camera.fx, "fy": camera.fy, "cx": camera.cx, "cy": camera.cy, "width": camera.width,
+                "height": camera.height,
+            ],
+            "descriptor_bytes": data.descriptorBytes, "points": data.pointCount, "queries": list,
+        ]
+        try JSONSerialization.data(withJSONObject: manifest).write(to: folder.appendingPathComponent("queries.json"))
     }
 
     /// Maps placed side by side along +X, `spacing` metres apart, as one map.

@@ -1,25 +1,50 @@
 import Foundation
+import Synchronization
 import Testing
 import VPSGeometry
 import VPSProtocol
 
 @testable import VPSServer
 
-/// One suite, run against the SQLite store and its in-memory twin.
+/// One conformance suite, run against the SQLite store, its in-memory twin and the PostgreSQL store
+/// (on a throwaway cluster per test; left out when PostgreSQL is not installed, unless
+/// `make test-postgres` requires it).
 @Suite struct StoreTests {
     enum Kind: String, CaseIterable, CustomTestStringConvertible {
-        case memory, sqlite
+        case memory, sqlite, postgres
         var testDescription: String { rawValue }
+
+        /// The stores that can be tested here.
+        static var testable: [Kind] { allCases.filter { $0 != .postgres || PostgresTestCluster.shouldRun } }
     }
 
-    static func make(_ kind: Kind) throws -> (ServerStore, URL?) {
+    /// A fresh store and what removes it.
+    static func make(_ kind: Kind) throws -> (ServerStore, Cleanup) {
         switch kind {
-        case .memory: return (InMemoryStore(), nil)
+        case .memory: return (InMemoryStore(), Cleanup {})
         case .sqlite:
             let dir = FileManager.default.temporaryDirectory.appendingPathComponent("store-\(UUID().uuidString)")
             try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-            return (try SQLiteStore(path: dir.appendingPathComponent("db.sqlite").path), dir)
+            return (
+                try SQLiteStore(path: dir.appendingPathComponent("db.sqlite").path),
+                Cleanup { try? FileManager.default.removeItem(at: dir) }
+            )
+        case .postgres:
+            let cluster = try PostgresTestCluster()
+            do {
+                return (try PostgresStore(conninfo: cluster.conninfo), Cleanup { cluster.stop() })
+            } catch {
+                cluster.stop()
+                throw error
+            }
         }
+    }
+
+    /// Runs once at the end of a test.
+    struct Cleanup {
+        let run: () -> Void
+        init(_ run: @escaping () -> Void) { self.run = run }
+        func callAsFunction() { run() }
     }
 
     static func map(_ id: String, account: String, code: String, at t: Double, kind: MapRecord.Kind = .map) -> MapRecord
@@ -30,10 +55,10 @@ import VPSProtocol
             bytes: 10, failure: "", createdAt: t, updatedAt: t)
     }
 
-    @Test(arguments: Kind.allCases)
+    @Test(arguments: Kind.testable)
     func accountsClientsAndIsolation(kind: Kind) throws {
-        let (store, dir) = try Self.make(kind)
-        defer { dir.map { try? FileManager.default.removeItem(at: $0) } }
+        let (store, cleanup) = try Self.make(kind)
+        defer { cleanup() }
         try store.createAccount(AccountRecord(id: "a1", name: "A", createdAt: 1))
         try store.createAccount(AccountRecord(id: "a2", name: "B", createdAt: 2))
         #expect(throws: StoreError.self) { try store.createAccount(AccountRecord(id: "a1", name: "A", createdAt: 1)) }
@@ -79,10 +104,10 @@ import VPSProtocol
         #expect(throws: StoreError.self) { try store.updateMap(foreign) }
     }
 
-    @Test(arguments: Kind.allCases)
+    @Test(arguments: Kind.testable)
     func mapSetsProtectTheirMaps(kind: Kind) throws {
-        let (store, dir) = try Self.make(kind)
-        defer { dir.map { try? FileManager.default.removeItem(at: $0) } }
+        let (store, cleanup) = try Self.make(kind)
+        defer { cleanup() }
         try store.createAccount(AccountRecord(id: "a1", name: "A", createdAt: 1))
         try store.createAccount(AccountRecord(id: "a2", name: "B", createdAt: 1))
         for k in 0..<3 { try store.createMap(Self.map("m\(k)", account: "a1", code: "MAP_\(k)", at: Double(k))) }
@@ -110,12 +135,40 @@ import VPSProtocol
         #expect(throws: StoreError.self) { try store.createMapSet(bad) }
     }
 
+    /// Two servers on one PostgreSQL database: each sees the other's writes at once, and a code raced
+    /// for through both is taken exactly once (the unique index decides, not either server).
+    @Test(.enabled(if: PostgresTestCluster.shouldRun))
+    func twoServersShareOnePostgreSQL() throws {
+        let cluster = try PostgresTestCluster()
+        defer { cluster.stop() }
+        let a = try PostgresStore(conninfo: cluster.conninfo), b = try PostgresStore(conninfo: cluster.conninfo)
+        try a.createAccount(AccountRecord(id: "a1", name: "A", createdAt: 1))
+        try b.createClient(
+            ClientRecord(
+                id: "c1", accountID: "a1", name: "app", secretHash: "h", scopes: "query", disabled: false, createdAt: 2)
+        )
+        #expect(try a.client(id: "c1")?.accountID == "a1")
+        try a.setClientDisabled(id: "c1", true)
+        #expect(try b.client(id: "c1")?.disabled == true)
+        let outcomes = Mutex<[Bool]>([])
+        DispatchQueue.concurrentPerform(iterations: 8) { k in
+            let store = k % 2 == 0 ? a : b
+            let won = (try? store.createMap(Self.map("m\(k)", account: "a1", code: "MAP_RACED", at: Double(k)))) != nil
+            outcomes.withLock { $0.append(won) }
+        }
+        #expect(outcomes.withLock { $0.filter { $0 }.count } == 1)
+        let winner = try #require(try a.map(idOrCode: "MAP_RACED", accountID: "a1", kind: .map))
+        #expect(try b.map(idOrCode: winner.id, accountID: "a1", kind: .map) == winner)
+    }
+
     @Test func sqliteSurvivesReopening() throws {
-        let (store, dir) = try Self.make(.sqlite)
-        defer { dir.map { try? FileManager.default.removeItem(at: $0) } }
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("store-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let store = try SQLiteStore(path: dir.appendingPathComponent("db.sqlite").path)
         try store.createAccount(AccountRecord(id: "a1", name: "A", createdAt: 1))
         try store.createMap(Self.map("m0", account: "a1", code: "MAP_0", at: 1))
-        let reopened = try SQLiteStore(path: dir!.appendingPathComponent("db.sqlite").path)
+        let reopened = try SQLiteStore(path: dir.appendingPathComponent("db.sqlite").path)
         #expect(try reopened.map(idOrCode: "MAP_0", accountID: "a1", kind: .map)?.id == "m0")
     }
 }

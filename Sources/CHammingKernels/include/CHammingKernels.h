@@ -12,12 +12,20 @@ extern "C" {
 /// absent) and distances (257 when absent) to `best_index`/`best_distance` and
 /// `second_index`/`second_distance`. Ties keep the lower train index first.
 ///
-/// Dispatches at run time to an AVX-512 VPOPCNTDQ kernel, a POPCNT kernel, or portable C.
+/// Dispatches at run time to an AVX-512 VPOPCNTDQ kernel, an AVX2 kernel (nibble-table popcount),
+/// a POPCNT kernel, or portable C; every kernel gives exactly the same results.
 void chamming_nearest_two(const uint64_t *queries, int32_t query_count, const uint64_t *train, int32_t train_count,
                           int32_t *best_index, int32_t *best_distance, int32_t *second_index,
                           int32_t *second_distance);
 
-/// Which kernel `chamming_nearest_two` uses on this CPU: 2 = AVX-512 VPOPCNTDQ, 1 = POPCNT, 0 = portable.
+/// `chamming_nearest_two` with at most kernel level `level` (a level this CPU lacks is lowered to the
+/// best it has; negative: the best). For tests and benchmarks that compare the kernels.
+void chamming_nearest_two_at_level(int32_t level, const uint64_t *queries, int32_t query_count, const uint64_t *train,
+                                   int32_t train_count, int32_t *best_index, int32_t *best_distance,
+                                   int32_t *second_index, int32_t *second_distance);
+
+/// Which kernel `chamming_nearest_two` uses on this CPU: 3 = AVX-512 VPOPCNTDQ, 2 = AVX2, 1 = POPCNT,
+/// 0 = portable.
 int32_t chamming_kernel_level(void);
 
 #ifdef __cplusplus

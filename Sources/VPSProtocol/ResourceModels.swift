@@ -155,11 +155,15 @@ public struct MapDetails: Codable, Equatable, Sendable {
     public var coordinates: CoordinatesJSON?
     /// [Project design] Heading of map +Z from north, degrees (SPEC §18.4).
     public var heading: Double?
+    /// [Project design] While the map builds (`processing`) or an extension of it builds: stage and percent.
+    public var build: MapBuildProgressJSON?
+    /// [Project design] Why the build failed (`failed`): the builder's code and reason.
+    public var failure: MapBuildFailureJSON?
 
     enum CodingKeys: String, CodingKey {
         case id = "_id"
         case accountId, mapName, mapCode, status, mapMesh, thumbnail, location, storage, createdAt, updatedAt
-        case cameraIntrinsics, resolution, globalFeature, source, coordinates, heading
+        case cameraIntrinsics, resolution, globalFeature, source, coordinates, heading, build, failure
     }
 
     /// Builds map details.

@@ -1,5 +1,6 @@
 import Foundation
 import VPSCapture
+import VPSProtocol
 
 /// Resumable capture-dataset uploads on disk, under the data directory's `uploads/` (docs/FORMATS.md):
 ///

@@ -47,6 +47,17 @@ extension VPSService {
     }
 
     func details(_ m: MapRecord) -> MapDetails {
+        var d = plainDetails(m)
+        switch m.status {
+        case .processing:
+            d.build = buildProgress.progress(mapID: m.id) ?? MapBuildProgressJSON(stage: "queued", percent: 0)
+        case .failed: d.failure = MapBuildJob.failure(m.failure)
+        default: break
+        }
+        return d
+    }
+
+    func plainDetails(_ m: MapRecord) -> MapDetails {
         MapDetails(
             id: m.id, accountId: m.accountID, mapName: m.name, mapCode: m.code, status: m.status,
             mapMesh: MapMesh(

@@ -136,19 +136,49 @@ public final class MapScanner: @unchecked Sendable {
     public func process(_ frame: CameraFrame, gps: GeoFix? = nil) -> ScanFrameDecision {
         lock.withLock {
             guard case .scanning(var session) = phase else { return .skipped(.notScanning) }
-            let decision = step(&session, frame, gps)
-            session.feedback.warnings = ScanWarning.allCases.filter { warning in
-                switch warning {
-                case .tooFast: session.motionWarning
-                case .trackingLimited: tracking != .normal
-                case .tooFewFeatures:
-                    session.imageWarnings.contains(.tooFewFeatures) || tracking == .limited(.insufficientFeatures)
-                case .tooDark: session.imageWarnings.contains(.tooDark)
-                }
-            }
-            phase = .scanning(session)
+            var decision = motionStep(&session, time: frame.timestamp, pose: Self.rigid(frame))
+            if decision == nil { decision = imageStep(&session, frame, gps) }
+            finishStep(&session)
+            return decision ?? .skipped(.image)
+        }
+    }
+
+    /// The first half of ``process(_:gps:)`` for hosts that render or fetch images only when needed:
+    /// accounts for a frame's pose (`worldFromCamera`, ARKit axes, metres; `timestamp` in seconds) and
+    /// returns nil when the frame is a keyframe candidate — then pass its image to
+    /// ``processCandidate(_:gps:)`` — or why it is skipped.
+    public func considerPose(timestamp: Double, worldFromCamera: Rigid3) -> ScanFrameDecision? {
+        lock.withLock {
+            guard case .scanning(var session) = phase else { return .skipped(.notScanning) }
+            let decision = motionStep(&session, time: timestamp, pose: worldFromCamera)
+            finishStep(&session)
             return decision
         }
+    }
+
+    /// The second half of ``process(_:gps:)``: the image of a frame ``considerPose(timestamp:worldFromCamera:)``
+    /// called a candidate (same timestamp and pose).
+    @discardableResult
+    public func processCandidate(_ frame: CameraFrame, gps: GeoFix? = nil) -> ScanFrameDecision {
+        lock.withLock {
+            guard case .scanning(var session) = phase else { return .skipped(.notScanning) }
+            let decision = imageStep(&session, frame, gps)
+            finishStep(&session)
+            return decision
+        }
+    }
+
+    private func finishStep(_ session: inout Session) {
+        session.feedback.warnings = ScanWarning.allCases.filter { warning in
+            switch warning {
+            case .tooFast: session.motionWarning
+            case .trackingLimited: tracking != .normal
+            case .tooFewFeatures:
+                session.imageWarnings.contains(.tooFewFeatures) || tracking == .limited(.insufficientFeatures)
+            case .tooDark: session.imageWarnings.contains(.tooDark)
+            }
+        }
+        phase = .scanning(session)
     }
 
     /// Ends the scan: the dataset stays in its folder; the result lists why it should not be uploaded.
@@ -169,11 +199,10 @@ public final class MapScanner: @unchecked Sendable {
 
     // MARK: One frame
 
-    private func step(_ s: inout Session, _ frame: CameraFrame, _ gps: GeoFix?) -> ScanFrameDecision {
-        let time = frame.timestamp
+    /// Motion accounting and the spacing policy: nil for a candidate.
+    private func motionStep(_ s: inout Session, time: Double, pose: Rigid3) -> ScanFrameDecision? {
         if let last = s.lastFrame, time <= last.time { return .skipped(.stale) }
         s.feedback.framesSeen += 1
-        let pose = Self.rigid(frame)
         let firstTime = s.firstTime ?? time
         s.firstTime = firstTime
         s.feedback.duration = time - firstTime
@@ -190,6 +219,13 @@ public final class MapScanner: @unchecked Sendable {
         guard policy.isCandidate(time: time, worldFromCamera: pose, after: s.lastKeyframe) else {
             return .skipped(.spacing)
         }
+        return nil
+    }
+
+    /// Sharpness, brightness and texture of a candidate; keeps and writes it unless blurred.
+    private func imageStep(_ s: inout Session, _ frame: CameraFrame, _ gps: GeoFix?) -> ScanFrameDecision {
+        let time = frame.timestamp
+        let pose = Self.rigid(frame)
         guard let (pixels, jpeg) = pixelsAndJPEG(frame) else { return .skipped(.image) }
         let stats = ScanImageStatistics(rgb: pixels.data, width: pixels.width, height: pixels.height)
         s.imageWarnings = []

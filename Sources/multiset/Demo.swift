@@ -19,12 +19,13 @@ import VPSSimulation
 enum Demo {
     static let usage = """
         usage: multiset demo [--venue room|corridor|aliasing] [--mode multi|single] [--frames 4-6] [--seed N]
-                             [--data DIR] [--out DIR] [--quiet] [--no-scan]
+                             [--data DIR] [--out DIR] [--quiet] [--no-scan] [--scan-drift PCT]
 
         Runs the sample app's AR localization screen against the in-process server with a simulated phone.
         With the room venue, the phone first scans the room through the SDK's MapScanner, uploads the scan,
         the server builds it, and two walks localize in the scanned map (single-frame, then multi-frame;
-        recall at 5 cm / 1° printed; --no-scan skips this). Then act 1 walks through --venue (default
+        recall at 5 cm / 1° printed; --scan-drift sets the scan's AR drift in percent of the distance, default
+        0.1, with 0.5°/min of yaw drift per percent; --no-scan skips the act). Then act 1 walks through --venue (default
         room), act 2 through the aliasing venue (two identical rooms,
         only one of them mapped). Maps are built once into DIR (default .multiset, the same data directory
         `multiset serve` uses) and reused. Prints the screen's timeline (not with --quiet) and a summary;
@@ -44,6 +45,7 @@ enum Demo {
         let out = URL(fileURLWithPath: args.string("out") ?? ".multiset/demo", isDirectory: true)
         let quiet = args.flag("quiet")
         let noScan = args.flag("no-scan")
+        let scanDrift = try args.double("scan-drift", default: 0.1)
         try args.rejectUnknown()
         guard let kind = Venue.Kind(rawValue: venueName), kind != .object else {
             throw UsageError("--venue takes room, corridor or aliasing, got '\(venueName)'")
@@ -52,9 +54,10 @@ enum Demo {
             throw UsageError("--mode takes multi or single, got '\(modeName)'")
         }
         guard (4...6).contains(frames) else { throw UsageError("--frames takes 4…6") }
+        guard (0...5).contains(scanDrift) else { throw UsageError("--scan-drift takes 0…5 (percent)") }
         let options = Options(
             kind: kind, mode: modeName == "multi" ? .multiFrame : .singleFrame, frames: frames, seed: seed,
-            dataPath: dataPath, out: out, echo: !quiet, scan: !noScan)
+            dataPath: dataPath, out: out, echo: !quiet, scan: !noScan, scanDrift: scanDrift)
         let summaries = try run(options)
         return summaries.isEmpty ? 1 : 0
     }
@@ -69,6 +72,8 @@ enum Demo {
         var echo: Bool
         /// Runs the scan act first (room venue only).
         var scan = true
+        /// The scan's AR drift, percent of the distance walked (yaw drift 0.5°/min per percent).
+        var scanDrift = 0.1
     }
 
     /// Runs every act; returns their summaries (empty when sign-in failed).
@@ -114,8 +119,8 @@ enum Demo {
                 "[\(elapsed())] Scan: the phone scans \(venue.name) through the SDK's MapScanner, uploads it, the server builds the map"
             )
             if let scan = try DemoScanAct.scan(
-                venue: venue, seed: o.seed, server: server, data: data, folder: cache.appendingPathComponent("scan"),
-                say: say)
+                venue: venue, seed: o.seed, drift: o.scanDrift / 100, server: server, data: data,
+                folder: cache.appendingPathComponent("scan"), say: say)
             {
                 acts.insert(contentsOf: scanWalks(o, venue: venue, scan: scan).map { ($0, scan.code) }, at: 0)
                 scanActs = 2
@@ -194,10 +199,13 @@ enum Demo {
         let good = accepted.filter { $0.error.meters <= 0.05 && $0.error.degrees <= 1 }.count
         let wrong = accepted.filter { $0.error.meters > 0.5 || $0.error.degrees > 5 }.count
         let recall = s.queries > 0 ? Double(good) / Double(s.queries) : 0
+        let outside = accepted.filter { $0.error.meters > 0.05 || $0.error.degrees > 1 }
+            .map { String(format: "%.1f cm / %.2f°", $0.error.meters * 100, $0.error.degrees) }
+        let listed = outside.isEmpty ? "" : " (" + outside.joined(separator: ", ") + ")"
         return String(
             format:
-                "%@: recall at (5 cm, 1°) %.2f (%d of %d queries), %d accepted outside it, wrong answers applied: %d",
-            s.title, recall, good, s.queries, accepted.count - good, wrong)
+                "%@: recall at (5 cm, 1°) %.2f (%d of %d queries), %d accepted outside it%@, %d discarded, wrong answers applied: %d",
+            s.title, recall, good, s.queries, outside.count, listed, s.answers.count - accepted.count, wrong)
     }
 
     /// Act 1: auto-localization, background refinements, a tracking break and recovery, a manual run,

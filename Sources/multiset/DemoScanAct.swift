@@ -29,16 +29,19 @@ enum DemoScanAct {
     ///
     /// - Returns: nil when the scan is refused (its problems are printed) or the build fails.
     static func scan(
-        venue: Venue, seed: UInt64, server: DemoServer, data: DataDirectory, folder: URL, say: (String) -> Void
+        venue: Venue, seed: UInt64, drift: Double, server: DemoServer, data: DataDirectory, folder: URL,
+        say: (String) -> Void
     ) throws -> Scan? {
         let started = DispatchTime.now().uptimeNanoseconds
-        // A phone session with a good visual-inertial odometry's drift (0.3 % of the distance, 0.15°/min
-        // of yaw) and the default noise. The builder trusts the AR poses (no bundle adjustment), so the
-        // drift stays in the map; at the simulator's default 1 % the walks' answers are 3–5 cm / ~1° off
-        // the truth after the one alignment.
+        // A phone session with `drift` per metre walked (and 0.5°/min of yaw drift per percent) and the
+        // default noise. The builder trusts the AR poses (no bundle adjustment), so the drift stays in
+        // the map, and one rigid alignment cannot remove it.
         let session = ARSessionConfiguration(
-            camera: DemoVenueMap.camera, frameInterval: 0.1, translationDriftPerMetre: 0.003,
-            yawDriftDegreesPerMinute: 0.15)
+            camera: DemoVenueMap.camera, frameInterval: 0.1, translationDriftPerMetre: drift,
+            yawDriftDegreesPerMinute: 50 * drift)
+        say(
+            String(format: "  AR drift of the scan: %.1f %% of the distance, %.2f°/min of yaw", drift * 100, 50 * drift)
+        )
         let trajectory = Trajectory.generate(.scan, in: venue, seed: seed &+ 40)
         var simulator = ARSessionSimulator(
             venue: venue, trajectory: trajectory, configuration: session, seed: seed &+ 41)

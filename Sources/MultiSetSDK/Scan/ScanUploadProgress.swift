@@ -29,6 +29,14 @@ public struct ScanUploadOutcome: Sendable, Equatable {
     public var mapCode: String, mapId: String
     /// Requests that failed on the network and were retried.
     public var retries: Int
+
+    /// An outcome.
+    public init(uploadId: String, mapCode: String, mapId: String, retries: Int) {
+        self.uploadId = uploadId
+        self.mapCode = mapCode
+        self.mapId = mapId
+        self.retries = retries
+    }
 }
 
 /// How ``ScanUploader`` retries after a network failure: exponential back-off from `firstDelay`

@@ -151,7 +151,8 @@ public enum APIRoutes {
     /// Every route, in the order the OpenAPI document lists them.
     public static let all: [APIRoute] = [
         token, queryForm, queryJSON, multiImageQuery, objectQuery, upload, uploadStart, uploadStatus, uploadFiles,
-        uploadComplete, mapList, mapDetails, mapDelete, mapSetDetails, objectDetails, fileLink, download, planDetails,
+        uploadComplete, mapList, mapDetails, mapQuality, mapDelete, mapSetDetails, objectDetails, fileLink, download,
+        planDetails,
         health, healthz, metrics, openAPI,
     ]
 

@@ -1,6 +1,7 @@
 import Foundation
 import VPSCapture
 import VPSImaging
+import VPSMap
 import VPSProtocol
 
 /// Resumable capture-dataset uploads (beyond the vendor's API; what the SDK's `ScanUploader` speaks):
@@ -252,5 +253,23 @@ extension VPSService {
             uploadId: r.id, name: r.name, mapCode: r.code, extends: r.extends, state: state, files: files,
             received: received, receivedBytes: bytes, missing: missing, mapId: r.mapID, build: build,
             failure: failure, createdAt: Identifiers.timestamp(r.createdAt))
+    }
+}
+
+extension VPSService {
+    /// `GET /v1/vps/map/{key}/quality`: the quality report of an active map (`MapQualityReport`).
+    func mapQuality(_ c: Context) throws(APIError) -> HTTPResponse {
+        let key = c.parameters["key"] ?? ""
+        guard let record = try lookup(key, try caller(c), kind: .map) else {
+            throw APIError(.mapNotFound, "Map \(key) not found")
+        }
+        guard record.status == .active else {
+            throw APIError(.mapNotActive, "Map \(key) is \(record.status.rawValue); its report comes once it is active")
+        }
+        let map: MapData
+        do { map = try MapFile.read(from: MapFiles(dataDirectory: config.dataDirectory).map(record)) } catch {
+            throw APIError(.internalError, "Reading the map failed")
+        }
+        return .json(MapQualityReport.report(map))
     }
 }

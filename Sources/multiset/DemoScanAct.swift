@@ -118,13 +118,21 @@ enum DemoScanAct {
         guard let venueFromMap = alignRigid(source: arCentres, target: trueCentres) else { return nil }
         let rms = alignmentResidualRMS(venueFromMap, source: arCentres, target: trueCentres) ?? .nan
         let record = try data.store.map(idOrCode: done.mapCode, accountID: DataDirectory.defaultAccountID, kind: .map)
-        let points =
-            try record.map { try MapFile.read(from: data.mapFile($0)).positions.map { venueFromMap * $0 } } ?? []
+        let map = try record.map { try MapFile.read(from: data.mapFile($0)) }
+        let points = map?.positions.map { venueFromMap * $0 } ?? []
         say(
             String(
                 format:
                     "  map %@ built from the SDK's upload in %.1f s: %d points; the scan's frame aligned to the venue once (residual %.1f cm RMS)",
                 done.mapCode, uploadSeconds, points.count, rms * 100))
+        if let map {
+            let q = MapQualityReport.report(map)
+            say(
+                String(
+                    format:
+                        "  quality report: %d of %d keyframes see 30+ points; %.0f of %.0f m² rated good, localizability %.2f; %@",
+                    q.coveredKeyframes, q.keyframes, q.goodArea, q.scannedArea, q.localizability, q.advice))
+        }
         return Scan(
             code: done.mapCode, feedback: f, venueFromMap: venueFromMap, alignmentRMS: rms, points: points,
             scanSeconds: scanSeconds, uploadSeconds: uploadSeconds, retries: done.retries)

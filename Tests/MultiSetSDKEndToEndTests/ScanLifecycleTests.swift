@@ -2,6 +2,7 @@ import Foundation
 import MultiSetSDK
 import Testing
 import VPSGeometry
+import VPSProtocol
 import VPSSimulation
 
 @testable import VPSServer
@@ -64,6 +65,28 @@ import VPSSimulation
         let record = try #require(
             try data.store.map(idOrCode: outcome.mapCode, accountID: DataDirectory.defaultAccountID, kind: .map))
         #expect(record.status == .active)
+        // The map's quality report, over the route.
+        let token = try JSONDecoder().decode(
+            TokenAnswer.self,
+            from: Data(
+                box.service!.handle(
+                    VPSServer.HTTPRequest(
+                        method: "POST", path: "/v1/m2m/token", headers: [("Username", clientID), ("Password", secret)])
+                ).body)
+        ).token
+        let answer = box.service!.handle(
+            VPSServer.HTTPRequest(
+                method: "GET", path: "/v1/vps/map/\(outcome.mapCode)/quality",
+                headers: [("Authorization", "Bearer \(token)")]))
+        #expect(answer.status == 200)
+        let quality = try JSONDecoder().decode(MapQualityJSON.self, from: Data(answer.body))
+        print(
+            "scan life cycle: quality \(quality.points) points, \(quality.coveredKeyframes)/\(quality.keyframes) keyframes covered, "
+                + "\(quality.goodArea) of \(quality.scannedArea) m² good, localizability \(String(format: "%.2f", quality.localizability)); \(quality.advice)"
+        )
+        #expect(quality.keyframes == scan.dataset.frames.count && quality.points > 500)
+        #expect(quality.scannedArea >= 3 && quality.goodArea >= 1 && quality.localizability > 0.3)
+        #expect(quality.areas.allSatisfy { (0...1).contains($0.localizability) })
         let venueFromMap = try #require(alignRigid(source: arCentres, target: trueCentres))
         let rms = alignmentResidualRMS(venueFromMap, source: arCentres, target: trueCentres) ?? .nan
 
@@ -122,6 +145,10 @@ import VPSSimulation
         #expect(Double(good) >= 0.85 * Double(queries))
         #expect(wrong == 0)
     }
+}
+
+private struct TokenAnswer: Decodable {
+    var token: String
 }
 
 private final class LifecycleCallback: MultiSetCallback, @unchecked Sendable {

@@ -11,15 +11,20 @@ public struct MapSummary: Codable, Equatable, Sendable {
     public var createdAt: String
     public var updatedAt: String
     public var status: MapStatus
+    /// [Project design] The map's code (what a localization names), so a list can open a map.
+    public var mapCode: String?
     /// Builds a summary.
-    public init(id: String, name: String, description: String, createdAt: String, updatedAt: String, status: MapStatus)
-    {
+    public init(
+        id: String, name: String, description: String, createdAt: String, updatedAt: String, status: MapStatus,
+        mapCode: String? = nil
+    ) {
         self.id = id
         self.name = name
         self.description = description
         self.createdAt = createdAt
         self.updatedAt = updatedAt
         self.status = status
+        self.mapCode = mapCode
     }
 }
 

@@ -16,7 +16,7 @@ extension VPSService {
         let data = result.items.map {
             MapSummary(
                 id: $0.id, name: $0.name, description: $0.description, createdAt: Identifiers.timestamp($0.createdAt),
-                updatedAt: Identifiers.timestamp($0.updatedAt), status: $0.status)
+                updatedAt: Identifiers.timestamp($0.updatedAt), status: $0.status, mapCode: $0.code)
         }
         let pages = (result.total + limit - 1) / limit
         return .json(

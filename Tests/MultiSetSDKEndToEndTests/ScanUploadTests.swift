@@ -89,6 +89,8 @@ import VPSSimulation
         #expect(maps.items.filter { $0.name == "scanned room" }.count == 1)
         let record = try #require(maps.items.first { $0.code == "MAP_SCANUPLOAD01" })
         #expect(record.status == .failed && record.failure.hasPrefix("MAP_BUILD_TOO_THIN: "))
+        // The job records the outcome, then removes the staged dataset.
+        service.waitForBuilds()
         #expect(!FileManager.default.fileExists(atPath: data.stagingFolder(id: record.id).path))
         // The map's details carry the failure block.
         let details = service.details(record)
@@ -102,6 +104,9 @@ import VPSSimulation
             })
         #expect(events.contains { if case .building = $0 { true } else { false } })
         #expect(recorder.pauses.withLock { $0 }.first == 1.0)
+        // The account's maps, as the Landing screen lists them.
+        let listed = try await uploader.accountMaps()
+        #expect(listed == [AccountMap(id: record.id, code: "MAP_SCANUPLOAD01", name: "scanned room", status: "failed")])
         print("scan upload: \(transport.log.count) requests, \(events.count) progress events, map \(record.id)")
     }
 

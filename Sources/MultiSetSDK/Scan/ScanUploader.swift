@@ -151,6 +151,30 @@ public final class ScanUploader: Sendable {
         }
     }
 
+    /// The account's maps, newest first as the server lists them (up to `limit`, 1–100), for the
+    /// Landing screen's list.
+    ///
+    /// - Throws: `.server` for a refused request, `.network` once the retry policy gives up.
+    public func accountMaps(limit: Int = 100) async throws(ScanError) -> [AccountMap] {
+        var retries = 0
+        var failures = 0
+        while true {
+            do throws(ScanError) {
+                let data = try await authorized("GET", "/vps/map?page=1&limit=\(min(100, max(1, limit)))")
+                let list: MapListResponse
+                do { list = try JSONDecoder().decode(MapListResponse.self, from: data) } catch {
+                    throw ScanError.badResponse("map list: \(error)")
+                }
+                return list.data.map {
+                    AccountMap(id: $0.id, code: $0.mapCode ?? $0.id, name: $0.name, status: $0.status.rawValue)
+                }
+            } catch .network(let detail) {
+                failures += 1
+                try await recover(after: detail, failures: failures, retries: &retries)
+            }
+        }
+    }
+
     // MARK: Requests
 
     /// Runs `body`, retrying network failures by the policy.
@@ -176,6 +200,16 @@ public final class ScanUploader: Sendable {
     private func request(
         _ method: String, _ path: String, parts: [MultipartPart]? = nil
     ) async throws(ScanError) -> UploadSessionJSON {
+        let body = try await authorized(method, path, parts: parts)
+        do { return try JSONDecoder().decode(UploadSessionJSON.self, from: body) } catch {
+            throw .badResponse("\(path): \(error)")
+        }
+    }
+
+    /// One authenticated request's 2xx body (a fresh token once on 401).
+    private func authorized(
+        _ method: String, _ path: String, parts: [MultipartPart]? = nil
+    ) async throws(ScanError) -> Data {
         for attempt in 0..<2 {
             let token = try await bearer(renew: attempt > 0)
             guard let url = URL(string: baseURL + path) else { throw .badResponse("invalid URL \(baseURL + path)") }
@@ -190,9 +224,7 @@ public final class ScanUploader: Sendable {
                 HTTPRequest(method: method, url: url, headers: headers, body: body, timeout: 120))
             if response.status == 401 && attempt == 0 { continue }
             guard (200..<300).contains(response.status) else { throw Self.serverError(response) }
-            do { return try JSONDecoder().decode(UploadSessionJSON.self, from: response.body) } catch {
-                throw .badResponse("\(path): \(error)")
-            }
+            return response.body
         }
         throw .server(status: 401, code: "UNAUTHORIZED", message: "the token was refused twice")
     }

@@ -117,7 +117,9 @@ let package = Package(
             ]),
         .testTarget(
             name: "VPSServerTests",
-            dependencies: ["VPSServer", "VPSMap", "VPSSimulation", "VPSImaging", "VPSTestSupport"]),
+            dependencies: [
+                "VPSServer", "VPSMap", "VPSSimulation", "VPSImaging", "VPSTestSupport", "MultiSetSDK", "VPSCapture",
+            ]),
     ],
     swiftLanguageModes: [.v6],
     cxxLanguageStandard: .cxx17

@@ -18,7 +18,7 @@ import VPSSimulation
         defer { try? FileManager.default.removeItem(at: root) }
         let data = try DataDirectory(path: root.appendingPathComponent("data").path)
         let (clientID, secret) = try data.createClient(name: "scan-life", hasher: SecretHasher(iterations: 1000))
-        let box = ServiceBox()
+        let box = ScanServiceBox()
         let server = try HTTPServer(port: 0, threads: 2) { request in
             box.service?.handle(request) ?? VPSServer.HTTPResponse(status: 503)
         }
@@ -158,4 +158,14 @@ private final class LifecycleCallback: MultiSetCallback, @unchecked Sendable {
     func onLocalizationSuccess(result: LocalizationResult) {}
     func onLocalizationFailure(error: String) {}
     func onTrackingStateChanged(state: TrackingState) {}
+}
+
+/// The service behind a server started before it (set once, before the first request).
+final class ScanServiceBox: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value: VPSService?
+    var service: VPSService? {
+        get { lock.withLock { value } }
+        set { lock.withLock { value = newValue } }
+    }
 }

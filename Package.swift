@@ -12,13 +12,13 @@ let package = Package(
         // SDK side: pure Swift, no system libraries, usable from an app.
         .library(name: "VPSGeometry", targets: ["VPSGeometry"]),
         .library(name: "VPSProtocol", targets: ["VPSProtocol"]),
+        .library(name: "VPSCapture", targets: ["VPSCapture"]),
         .library(name: "MultiSetSDK", targets: ["MultiSetSDK"]),
         // Samples: the seed screens' view models (pure Swift) and the SwiftUI/ARKit app layer (Apple only).
         .library(name: "MultiSetSampleKit", targets: ["MultiSetSampleKit"]),
         .library(name: "MultiSetSampleApp", targets: ["MultiSetSampleApp"]),
         // Engine libraries (Linux), for packages beside this one (the fuzzers in Fuzz/).
         .library(name: "VPSImaging", targets: ["VPSImaging"]),
-        .library(name: "VPSCapture", targets: ["VPSCapture"]),
         .library(name: "VPSMap", targets: ["VPSMap"]),
         // Tools.
         .executable(name: "multiset", targets: ["multiset"]),
@@ -28,7 +28,9 @@ let package = Package(
         // MARK: SDK side (pure Swift, no system libraries)
         .target(name: "VPSGeometry"),
         .target(name: "VPSProtocol", dependencies: ["VPSGeometry"]),
-        .target(name: "MultiSetSDK", dependencies: ["VPSGeometry", "VPSProtocol"]),
+        // The capture dataset format (v1), written by the SDK's map scanner and read by map building.
+        .target(name: "VPSCapture", dependencies: ["VPSGeometry"]),
+        .target(name: "MultiSetSDK", dependencies: ["VPSGeometry", "VPSProtocol", "VPSCapture"]),
 
         // MARK: Samples (view models: pure Swift; SwiftUI views and the ARKit adapter: Apple only)
         .target(name: "MultiSetSampleKit", dependencies: ["MultiSetSDK"]),
@@ -60,7 +62,6 @@ let package = Package(
             name: "VPSFeatures",
             dependencies: ["VPSGeometry", "VPSImaging", "CVBridge", "CHammingKernels", "CFloatKernels"]
         ),
-        .target(name: "VPSCapture", dependencies: ["VPSGeometry"]),
         .target(name: "VPSSimulation", dependencies: ["VPSGeometry", "VPSImaging", "VPSCapture", "MultiSetSDK"]),
         .target(name: "VPSMap", dependencies: ["VPSGeometry", "VPSImaging", "VPSFeatures", "VPSCapture", "CZlib"]),
         .target(name: "VPSLocalizer", dependencies: ["VPSMap", "VPSFeatures", "VPSImaging", "VPSGeometry"]),
@@ -118,7 +119,9 @@ let package = Package(
             ]),
         .testTarget(
             name: "VPSServerTests",
-            dependencies: ["VPSServer", "VPSMap", "VPSSimulation", "VPSImaging", "VPSTestSupport"]),
+            dependencies: [
+                "VPSServer", "VPSMap", "VPSSimulation", "VPSImaging", "VPSTestSupport", "MultiSetSDK", "VPSCapture",
+            ]),
     ],
     swiftLanguageModes: [.v6],
     cxxLanguageStandard: .cxx17

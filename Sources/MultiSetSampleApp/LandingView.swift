@@ -7,6 +7,7 @@ import SwiftUI
 @available(iOS 17.0, *)
 public struct LandingView: View {
     @StateObject private var model: LandingViewModel
+    @State private var showScan = false
 
     /// The screen over `MultiSet.shared`; the model keeps one `MultiSetSDKDelegate` for every screen (it
     /// forwards the delegate's changes) and reads credentials typed in Settings from the Keychain.
@@ -48,6 +49,24 @@ public struct LandingView: View {
                                 .disabled(!model.isStartObjectTrackingEnabled)
                         }
                     }
+                    GroupBox("Your maps") {
+                        VStack(alignment: .leading, spacing: 8) {
+                            Text(model.mapsText).font(.footnote).foregroundStyle(.secondary)
+                            ForEach(model.accountMaps, id: \.id) { map in
+                                Button {
+                                    model.selectMap(map.code)
+                                } label: {
+                                    HStack {
+                                        Text(map.name)
+                                        Spacer()
+                                        Text(map.status).font(.caption).foregroundStyle(.secondary)
+                                    }
+                                }
+                                .disabled(map.status != "active")
+                            }
+                            Button("Scan a map") { showScan = true }
+                        }
+                    }
                     Button(LandingViewModel.Text.authenticate) { model.authenticate() }
                         .disabled(!model.isAuthenticateEnabled)
                 }
@@ -68,11 +87,25 @@ public struct LandingView: View {
             .navigationDestination(isPresented: $model.navigateToObjectTracking) {
                 ARObjectTrackingView(sdkDelegate: model.delegate).navigationBarBackButtonHidden(true)
             }
+            .navigationDestination(isPresented: $showScan) {
+                ScanView(config: model.config) { code in
+                    showScan = false
+                    model.selectMap(code)
+                    model.startLocalization()
+                }
+            }
             .fullScreenCover(isPresented: $model.showSettings) {
                 SettingsView(model: model.makeSettings())
             }
         }
-        .onAppear { model.onAppear() }
+        .onAppear {
+            model.onAppear()
+            let config = model.config
+            let uploader = ScanUploader(
+                baseURL: config.baseURL, clientId: config.clientId, clientSecret: config.clientSecret)
+            model.loadMaps = { () throws(ScanError) in try await uploader.accountMaps() }
+            model.refreshMaps()
+        }
     }
 }
 #endif

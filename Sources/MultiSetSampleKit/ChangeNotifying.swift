@@ -23,6 +23,7 @@ extension ARLocalizationViewModel: ObservableObject {}
 extension SettingsViewModel: ObservableObject {}
 extension ObjectTrackingViewModel: ObservableObject {}
 extension RunStatusModel: ObservableObject {}
+extension ScanViewModel: ObservableObject {}
 #else
 extension ChangeNotifying {
     func notifyChange() { onChange?() }

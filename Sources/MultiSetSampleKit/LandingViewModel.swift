@@ -39,6 +39,12 @@ public final class LandingViewModel: ChangeNotifying {
     public private(set) var toastMessage = ""
     /// State changed.
     public var onChange: (() -> Void)?
+    /// The account's maps, once loaded (``refreshMaps()``).
+    public private(set) var accountMaps: [AccountMap] = [] { didSet { notifyChange() } }
+    /// Why the list could not be loaded, if it could not.
+    public private(set) var mapsError: String? { didSet { notifyChange() } }
+    /// Loads the account's maps (a ``ScanUploader``'s `accountMaps()` in the app); nil hides the list.
+    public var loadMaps: (@Sendable () async throws(ScanError) -> [AccountMap])?
 
     private let sdk: any MultiSetControlling
     private let makeConfig: () -> MultiSetConfig
@@ -147,6 +153,49 @@ public final class LandingViewModel: ChangeNotifying {
         let settings = SettingsViewModel(sdk: sdk, store: store, credentialStorage: credentialStorage)
         settings.onCredentialsChanged = { [weak self] config in self?.reinitialize(config) }
         return settings
+    }
+
+    /// The list's caption: how many maps, none yet, or why they could not be loaded.
+    public var mapsText: String {
+        if let mapsError { return "Couldn't load your maps: \(mapsError)" }
+        switch accountMaps.count {
+        case 0: return "No maps yet — scan one"
+        case 1: return "1 map"
+        case let n: return "\(n) maps"
+        }
+    }
+
+    /// Loads the account's maps with ``loadMaps``; the result arrives through `deliver` (the main
+    /// queue in the app). Returns the task, nil without a loader.
+    @discardableResult
+    public func refreshMaps(
+        deliver: @escaping @Sendable (@escaping @Sendable () -> Void) -> Void = {
+            DispatchQueue.main.async(execute: $0)
+        }
+    ) -> Task<Void, Never>? {
+        guard let load = loadMaps else { return nil }
+        let box = WeakBox(self)
+        return Task {
+            let result: Result<[AccountMap], ScanError>
+            do throws(ScanError) { result = .success(try await load()) } catch { result = .failure(error) }
+            deliver {
+                guard let model = box.value else { return }
+                switch result {
+                case .success(let maps):
+                    model.accountMaps = maps
+                    model.mapsError = nil
+                case .failure(let e): model.mapsError = e.description
+                }
+            }
+        }
+    }
+
+    /// Makes `code` the map to localize in (an active map of the list): the SDK starts again with it.
+    public func selectMap(_ code: String) {
+        var c = config
+        c.mapCode = code
+        c.mapSetCode = ""
+        reinitialize(c)
     }
 
     /// New credentials: `release()`, then `initialize` with them (SPEC §14.2).

@@ -40,6 +40,10 @@ public enum APIErrorCode: String, Codable, Sendable, CaseIterable {
     /// [Project design] An upload's code is already used by one of the account's maps (409); codes of
     /// other accounts never conflict.
     case codeTaken = "CODE_TAKEN"
+    /// [Project design] An upload id that is unknown, expired or another account's (404).
+    case uploadNotFound = "UPLOAD_NOT_FOUND"
+    /// [Project design] Completing an upload that still misses files (409; the answer lists them).
+    case uploadIncomplete = "UPLOAD_INCOMPLETE"
 
     /// The HTTP status the server answers with.
     public var httpStatus: Int {
@@ -50,8 +54,9 @@ public enum APIErrorCode: String, Codable, Sendable, CaseIterable {
             return 400
         case .invalidCredentials, .unauthorized, .tokenExpired: return 401
         case .forbidden, .urlExpired: return 403
-        case .mapNotFound, .mapSetNotFound, .objectNotFound, .fileNotFound, .clientNotFound: return 404
-        case .mapNotActive, .mapInMapSet, .codeTaken: return 409
+        case .mapNotFound, .mapSetNotFound, .objectNotFound, .fileNotFound, .clientNotFound, .uploadNotFound:
+            return 404
+        case .mapNotActive, .mapInMapSet, .codeTaken, .uploadIncomplete: return 409
         case .methodNotAllowed: return 405
         case .payloadTooLarge: return 413
         case .rateLimited, .buildQuotaExceeded: return 429

@@ -111,6 +111,22 @@ public enum APIRoutes {
         "POST", "/v1/vps/map/upload", access: .bearer(scope: "write"), maxBodyBytes: largeBodyBytes,
         metric: "map-upload",
         summary: "Upload a map file (201) or a capture dataset built in the background (202)")
+    public static let uploadStart = APIRoute(
+        "POST", "/v1/vps/map/uploads", access: .bearer(scope: "write"), maxBodyBytes: 8 << 20,
+        metric: "upload-start",
+        summary: "Start a resumable capture-dataset upload: name, optional code or extends, and captures.json")
+    public static let uploadStatus = APIRoute(
+        "GET", "/v1/vps/map/uploads/{key}", access: .bearer(scope: "write"), metric: "upload-status",
+        summary: "A resumable upload: files received and missing, then the build's progress and outcome")
+    public static let uploadFiles = APIRoute(
+        "POST", "/v1/vps/map/uploads/{key}/files", access: .bearer(scope: "write"), maxBodyBytes: largeBodyBytes,
+        metric: "upload-files", summary: "Add image files to a resumable upload (a part per file, named by its path)")
+    public static let uploadComplete = APIRoute(
+        "POST", "/v1/vps/map/uploads/{key}/complete", access: .bearer(scope: "write"), metric: "upload-complete",
+        summary: "Complete a resumable upload: its map builds (once, however often this is called)")
+    public static let mapQuality = APIRoute(
+        "GET", "/v1/vps/map/{key}/quality", access: .bearer(scope: nil), metric: "map-quality",
+        summary: "Quality report of an active map: points, coverage and expected localizability per floor area")
     public static let mapList = APIRoute(
         "GET", "/v1/vps/map", access: .bearer(scope: nil), metric: "map-list", summary: "List the account's maps")
     public static let mapDetails = APIRoute(
@@ -135,8 +151,10 @@ public enum APIRoutes {
     /// Every route of the API, in the order the OpenAPI document lists them (the console's routes are in
     /// `console`; the router resolves `served`, both).
     public static let all: [APIRoute] = [
-        token, queryForm, queryJSON, multiImageQuery, objectQuery, upload, mapList, mapDetails, mapDelete,
-        mapSetDetails, objectDetails, fileLink, download, planDetails, health, healthz, metrics, openAPI,
+        token, queryForm, queryJSON, multiImageQuery, objectQuery, upload, uploadStart, uploadStatus, uploadFiles,
+        uploadComplete, mapList, mapDetails, mapQuality, mapDelete, mapSetDetails, objectDetails, fileLink, download,
+        planDetails,
+        health, healthz, metrics, openAPI,
     ]
 
     /// What a method and path resolve to.

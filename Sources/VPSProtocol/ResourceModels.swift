@@ -11,15 +11,20 @@ public struct MapSummary: Codable, Equatable, Sendable {
     public var createdAt: String
     public var updatedAt: String
     public var status: MapStatus
+    /// [Project design] The map's code (what a localization names), so a list can open a map.
+    public var mapCode: String?
     /// Builds a summary.
-    public init(id: String, name: String, description: String, createdAt: String, updatedAt: String, status: MapStatus)
-    {
+    public init(
+        id: String, name: String, description: String, createdAt: String, updatedAt: String, status: MapStatus,
+        mapCode: String? = nil
+    ) {
         self.id = id
         self.name = name
         self.description = description
         self.createdAt = createdAt
         self.updatedAt = updatedAt
         self.status = status
+        self.mapCode = mapCode
     }
 }
 
@@ -155,11 +160,15 @@ public struct MapDetails: Codable, Equatable, Sendable {
     public var coordinates: CoordinatesJSON?
     /// [Project design] Heading of map +Z from north, degrees (SPEC §18.4).
     public var heading: Double?
+    /// [Project design] While the map builds (`processing`) or an extension of it builds: stage and percent.
+    public var build: MapBuildProgressJSON?
+    /// [Project design] Why the build failed (`failed`): the builder's code and reason.
+    public var failure: MapBuildFailureJSON?
 
     enum CodingKeys: String, CodingKey {
         case id = "_id"
         case accountId, mapName, mapCode, status, mapMesh, thumbnail, location, storage, createdAt, updatedAt
-        case cameraIntrinsics, resolution, globalFeature, source, coordinates, heading
+        case cameraIntrinsics, resolution, globalFeature, source, coordinates, heading, build, failure
     }
 
     /// Builds map details.

@@ -58,6 +58,19 @@ enum OpenAPISchemas {
                 "MapList": object(
                     ["data": array(["type": "object"]), "pagination": ["type": "object"]],
                     required: ["data", "pagination"]),
+                "UploadSession": object(
+                    [
+                        "uploadId": string(pattern: #"^[0-9a-f]{24}$"#), "name": string(), "mapCode": string(),
+                        "state": string(enumeration: ["receiving", "building", "done", "failed"]),
+                        "files": int(minimum: 0), "received": int(minimum: 0), "missing": array(string()),
+                        "build": ["type": "object"], "failure": ["type": "object"],
+                    ], required: ["uploadId", "mapCode", "state", "files", "received", "missing"]),
+                "MapQuality": object(
+                    [
+                        "mapCode": string(), "points": int(minimum: 0), "keyframes": int(minimum: 0),
+                        "areas": array(["type": "object"]), "localizability": num(minimum: 0, maximum: 1),
+                        "advice": string(),
+                    ], required: ["mapCode", "points", "keyframes", "areas", "localizability"]),
                 "MapSet": object(["mapSet": ["type": "object"]], required: ["mapSet"]),
                 "Object": object(["_id": string(), "objectCode": string()], required: ["_id", "objectCode"]),
                 "FileURL": object(["url": string()], required: ["url"]),
@@ -388,6 +401,30 @@ enum OpenAPISchemas {
             responses["202"] = ok("Map", status: "Accepted; built in the background")
             responses["409"] = error("The code is already used by one of the account's maps")
             responses["429"] = error("Rate limited, or the account's build quota is used up", headers: ["Retry-After"])
+        case APIRoutes.uploadStart:
+            op["requestBody"] = ["required": true, "content": ["multipart/form-data": ["schema": ["type": "object"]]]]
+            responses["201"] = ok("UploadSession", status: "Started; send the files named in missing")
+            responses["409"] = error("The code is already used by one of the account's maps")
+        case APIRoutes.uploadStatus:
+            parameters = [pathParameter(#"^[0-9a-f]{24}$"#)]
+            responses["200"] = ok("UploadSession")
+            responses["404"] = error("Unknown, expired or foreign upload")
+        case APIRoutes.uploadFiles:
+            parameters = [pathParameter(#"^[0-9a-f]{24}$"#)]
+            op["requestBody"] = ["required": true, "content": ["multipart/form-data": ["schema": ["type": "object"]]]]
+            responses["200"] = ok("UploadSession")
+            responses["404"] = error("Unknown, expired or foreign upload")
+        case APIRoutes.uploadComplete:
+            parameters = [pathParameter(#"^[0-9a-f]{24}$"#)]
+            responses["200"] = ok("UploadSession", status: "Already completed")
+            responses["202"] = ok("UploadSession", status: "Completed; the map builds in the background")
+            responses["409"] = error("Files are missing")
+            responses["429"] = error("The account's build quota is used up")
+        case APIRoutes.mapQuality:
+            parameters = [pathParameter(key)]
+            responses["200"] = ok("MapQuality")
+            responses["404"] = error("Unknown map")
+            responses["409"] = error("Map not active")
         case APIRoutes.mapList:
             parameters = [
                 query("page", int(minimum: 1, maximum: 1_000_000)), query("limit", int(minimum: 1, maximum: 100)),

@@ -16,7 +16,7 @@ extension VPSService {
         let data = result.items.map {
             MapSummary(
                 id: $0.id, name: $0.name, description: $0.description, createdAt: Identifiers.timestamp($0.createdAt),
-                updatedAt: Identifiers.timestamp($0.updatedAt), status: $0.status)
+                updatedAt: Identifiers.timestamp($0.updatedAt), status: $0.status, mapCode: $0.code)
         }
         let pages = (result.total + limit - 1) / limit
         return .json(
@@ -47,6 +47,17 @@ extension VPSService {
     }
 
     func details(_ m: MapRecord) -> MapDetails {
+        var d = plainDetails(m)
+        switch m.status {
+        case .processing:
+            d.build = buildProgress.progress(mapID: m.id) ?? MapBuildProgressJSON(stage: "queued", percent: 0)
+        case .failed: d.failure = MapBuildJob.failure(m.failure)
+        default: break
+        }
+        return d
+    }
+
+    func plainDetails(_ m: MapRecord) -> MapDetails {
         MapDetails(
             id: m.id, accountId: m.accountID, mapName: m.name, mapCode: m.code, status: m.status,
             mapMesh: MapMesh(

@@ -88,6 +88,11 @@ extension VPSService {
         case APIRoutes.multiImageQuery: return { s in { c throws(APIError) in try s.multiImageQuery(c) } }
         case APIRoutes.objectQuery: return { s in { c throws(APIError) in try s.objectQuery(c) } }
         case APIRoutes.upload: return { s in { c throws(APIError) in try s.upload(c) } }
+        case APIRoutes.uploadStart: return { s in { c throws(APIError) in try s.startUpload(c) } }
+        case APIRoutes.uploadStatus: return { s in { c throws(APIError) in try s.uploadStatus(c) } }
+        case APIRoutes.uploadFiles: return { s in { c throws(APIError) in try s.uploadFiles(c) } }
+        case APIRoutes.uploadComplete: return { s in { c throws(APIError) in try s.completeUpload(c) } }
+        case APIRoutes.mapQuality: return { s in { c throws(APIError) in try s.mapQuality(c) } }
         case APIRoutes.mapList: return { s in { c throws(APIError) in try s.listMaps(c) } }
         case APIRoutes.mapDetails: return { s in { c throws(APIError) in try s.mapDetails(c) } }
         case APIRoutes.mapDelete: return { s in { c throws(APIError) in try s.deleteMap(c) } }

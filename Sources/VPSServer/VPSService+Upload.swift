@@ -195,8 +195,9 @@ extension VPSService {
 
     /// Queues the build of a staged upload (the upload route, and `resumeBuilds` after a restart).
     func enqueueBuild(_ queued: MapRecord) {
-        let store = self.store, clock = self.clock, engine = self.engine
+        let store = self.store, clock = self.clock, engine = self.engine, board = self.buildProgress
         let files = MapFiles(dataDirectory: config.dataDirectory)
+        board.queued(mapID: queued.id)
         builds.enqueue(
             BuildQueue.Job(accountID: queued.accountID, mapID: queued.id) { isCancelled in
                 var r = queued
@@ -204,7 +205,10 @@ extension VPSService {
                 let out = files.upload(id: r.id)
                 let fm = FileManager.default
                 do {
-                    let (map, _) = try MapBuilder.build(capturesIn: staging, code: r.code, name: r.name)
+                    let mapID = r.id
+                    let map = try MapBuildJob.build(capturesIn: staging, code: r.code, name: r.name) {
+                        board.report(mapID: mapID, stage: $0, fraction: $1)
+                    }
                     if !isCancelled() {
                         try MapFile.write(map, to: out.map, meshTo: out.mesh)
                         Self.restrict(out.map, out.mesh)
@@ -215,8 +219,9 @@ extension VPSService {
                     }
                 } catch {
                     r.status = .failed
-                    r.failure = "\(error)"
+                    r.failure = MapBuildJob.failureText(error)
                 }
+                board.finished(mapID: r.id)
                 r.updatedAt = clock.now()
                 // Deleted meanwhile: nothing of it may stay.
                 if isCancelled() || (try? store.updateMap(r)) == nil {

@@ -27,6 +27,9 @@ public final class VPSService: HTTPService {
     /// The clock of query deadlines; `shutdown` moves it to the end of time, so every query stops.
     let engineClock = StoppableClock()
     let builds: BuildQueue
+    /// Resumable capture uploads (`uploads/` in the data directory) and where each build stands.
+    let uploads: UploadSessions
+    let buildProgress = BuildProgressBoard()
     /// What admission decided about each admitted request, by ticket.
     let admitted = Mutex<[Int64: Admitted]>([:])
     /// Request counters and latency histograms (`GET /metrics`).
@@ -64,6 +67,7 @@ public final class VPSService: HTTPService {
             name: "vps-engine", workers: config.engineWorkers, capacity: config.engineQueue, niceness: 5)
         ioPool = WorkerPool(name: "vps-io", workers: config.ioWorkers, capacity: config.ioQueue)
         builds = BuildQueue(workers: config.uploads.buildWorkers)
+        uploads = UploadSessions(dataDirectory: config.dataDirectory)
         // A libcrypto failure here leaves links valid only until a restart, never forgeable.
         fileKey = (try? Crypto.hmacSHA256(key: jwtKey, message: Array("file-links".utf8))) ?? Crypto.randomBytes(32)
         let metrics = sharedMetrics ?? Metrics()

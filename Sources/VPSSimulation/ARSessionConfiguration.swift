@@ -43,6 +43,24 @@ public struct ARSessionConfiguration: Equatable, Sendable {
         }
     }
 
+    /// A span of motion blur (the phone swung fast): frames rendered in it get a box blur.
+    public struct BlurSpan: Equatable, Sendable {
+        /// When it starts and how long it lasts, seconds.
+        public var start: Double, duration: Double
+        /// Radius of the box blur, pixels.
+        public var radius: Int
+
+        /// A blur span.
+        public init(start: Double, duration: Double, radius: Int = 4) {
+            self.start = start
+            self.duration = duration
+            self.radius = radius
+        }
+
+        /// Whether trajectory time `t` (seconds) falls in the span.
+        public func contains(_ t: Double) -> Bool { t >= start - 1e-9 && t < start + duration - 1e-9 }
+    }
+
     /// Intrinsics and image size of the frames (CV convention; distortion is not rendered).
     public var camera: Camera
     /// Seconds between frames.
@@ -77,6 +95,8 @@ public struct ARSessionConfiguration: Equatable, Sendable {
     public var backgroundPeriods: [BackgroundPeriod]
     /// Effects applied to rendered images.
     public var sensor: SensorEffects
+    /// Scripted spans of motion blur (none by default).
+    public var blurSpans: [BlurSpan] = []
     /// Relative amplitude of slow auto-exposure changes (0.1 = gain within ±10 %).
     public var exposureVariation: Double
     /// Rendering options.

@@ -141,6 +141,10 @@ public struct ARSessionSimulator: Sendable {
         renderer.render(camera: frame.camera, camFromWorld: frame.trueCamFromWorld, into: &target)
         var image = target.image
         var effects = configuration.sensor
+        let t = frame.timestamp - configuration.startTime
+        for span in configuration.blurSpans where span.contains(t) {
+            effects.boxBlurRadius = max(effects.boxBlurRadius, span.radius)
+        }
         if configuration.exposureVariation != 0 {
             effects.gain *= 1 + configuration.exposureVariation * sin(2 * .pi * frame.timestamp / 7 + exposurePhase)
         }

@@ -63,6 +63,13 @@ struct Arguments {
         return v
     }
 
+    /// `--name` as a finite number, or `defaultValue` when absent.
+    mutating func double(_ name: String, default defaultValue: Double) throws(UsageError) -> Double {
+        guard let s = string(name) else { return defaultValue }
+        guard let v = Double(s), v.isFinite else { throw UsageError("--\(name) expects a number, got '\(s)'") }
+        return v
+    }
+
     /// Fails on any flag that no command asked for.
     func rejectUnknown() throws(UsageError) {
         let unknown = Set(values.keys).union(switches).subtracting(consumed).sorted()

@@ -19,10 +19,14 @@ import VPSSimulation
 enum Demo {
     static let usage = """
         usage: multiset demo [--venue room|corridor|aliasing] [--mode multi|single] [--frames 4-6] [--seed N]
-                             [--data DIR] [--out DIR] [--quiet]
+                             [--data DIR] [--out DIR] [--quiet] [--no-scan] [--scan-drift PCT]
 
-        Runs the sample app's AR localization screen against the in-process server with a simulated phone:
-        act 1 walks through --venue (default room), act 2 through the aliasing venue (two identical rooms,
+        Runs the sample app's AR localization screen against the in-process server with a simulated phone.
+        With the room venue, the phone first scans the room through the SDK's MapScanner, uploads the scan,
+        the server builds it, and two walks localize in the scanned map (single-frame, then multi-frame;
+        recall at 5 cm / 1° printed; --scan-drift sets the scan's AR drift in percent of the distance, default
+        0.1, with 0.5°/min of yaw drift per percent; --no-scan skips the act). Then act 1 walks through --venue (default
+        room), act 2 through the aliasing venue (two identical rooms,
         only one of them mapped). Maps are built once into DIR (default .multiset, the same data directory
         `multiset serve` uses) and reused. Prints the screen's timeline (not with --quiet) and a summary;
         writes OUT/demo-<venue>.png (default OUT: .multiset/demo).
@@ -40,6 +44,8 @@ enum Demo {
         let dataPath = args.string("data") ?? ".multiset"
         let out = URL(fileURLWithPath: args.string("out") ?? ".multiset/demo", isDirectory: true)
         let quiet = args.flag("quiet")
+        let noScan = args.flag("no-scan")
+        let scanDrift = try args.double("scan-drift", default: 0.1)
         try args.rejectUnknown()
         guard let kind = Venue.Kind(rawValue: venueName), kind != .object else {
             throw UsageError("--venue takes room, corridor or aliasing, got '\(venueName)'")
@@ -48,9 +54,10 @@ enum Demo {
             throw UsageError("--mode takes multi or single, got '\(modeName)'")
         }
         guard (4...6).contains(frames) else { throw UsageError("--frames takes 4…6") }
+        guard (0...5).contains(scanDrift) else { throw UsageError("--scan-drift takes 0…5 (percent)") }
         let options = Options(
             kind: kind, mode: modeName == "multi" ? .multiFrame : .singleFrame, frames: frames, seed: seed,
-            dataPath: dataPath, out: out, echo: !quiet)
+            dataPath: dataPath, out: out, echo: !quiet, scan: !noScan, scanDrift: scanDrift)
         let summaries = try run(options)
         return summaries.isEmpty ? 1 : 0
     }
@@ -63,6 +70,10 @@ enum Demo {
         var dataPath: String
         var out: URL
         var echo: Bool
+        /// Runs the scan act first (room venue only).
+        var scan = true
+        /// The scan's AR drift, percent of the distance walked (yaw drift 0.5°/min per percent).
+        var scanDrift = 0.1
     }
 
     /// Runs every act; returns their summaries (empty when sign-in failed).
@@ -100,6 +111,21 @@ enum Demo {
             try? data.store.setClientDisabled(id: server.clientID, true)
         }
         say("[\(elapsed())] server: \(server.baseURL) (in process), client \(server.clientID)")
+        var scanActs = 0
+        if o.scan && o.kind == .room {
+            let venue = Venue.generate(.room, seed: o.seed)
+            say("")
+            say(
+                "[\(elapsed())] Scan: the phone scans \(venue.name) through the SDK's MapScanner, uploads it, the server builds the map"
+            )
+            if let scan = try DemoScanAct.scan(
+                venue: venue, seed: o.seed, drift: o.scanDrift / 100, server: server, data: data,
+                folder: cache.appendingPathComponent("scan"), say: say)
+            {
+                acts.insert(contentsOf: scanWalks(o, venue: venue, scan: scan).map { ($0, scan.code) }, at: 0)
+                scanActs = 2
+            }
+        }
         if let twinAct = try aliasingAct(o, venue: twin, code: twinMap.code, points: twinMap.points) {
             acts.append((twinAct, twinMap.code))
         } else {
@@ -117,18 +143,22 @@ enum Demo {
             let configured = DemoAct(
                 title: act.title, venue: act.venue, points: act.points, config: config, simulator: act.simulator,
                 script: act.script, echo: o.echo)
+            configured.venueFromMap = act.venueFromMap
             say("")
             say("Act \(index + 1): \(act.title)")
             if o.echo { say("   time  who    what") }
             var summary = configured.run(cacheDirectory: cache.appendingPathComponent("act\(index + 1)"))
             guard summary.queries > 0 || !summary.timeline.isEmpty else { continue }
-            let png = o.out.appendingPathComponent("demo-\(act.venue.kind?.rawValue ?? "venue").png")
+            let png = o.out.appendingPathComponent(
+                index < scanActs
+                    ? "demo-scan-\(index + 1).png" : "demo-\(act.venue.kind?.rawValue ?? "venue").png")
             try PNG.write(picture(act: act, summary: summary), toFile: png.path)
             summary.png = png.path
             summaries.append(summary)
         }
         say("")
         for s in summaries { say(describe(s)) }
+        for s in summaries.prefix(scanActs) { say(describeRecall(s)) }
         let answers = summaries.flatMap(\.answers)
         let wrongAccepted = answers.filter { $0.accepted && $0.error.meters > 0.5 }.count
         let wrongRejected = answers.filter { !$0.accepted && $0.error.meters > 0.5 }.count
@@ -139,6 +169,43 @@ enum Demo {
         say("green/red circles: the server's accepted/discarded answers):")
         for s in summaries { say("  \(s.png)") }
         return summaries
+    }
+
+    /// The scanned map's acts: the same walk localized single-frame, then multi-frame, with `Localize`
+    /// tapped every 3 s besides the automatic and background runs.
+    static func scanWalks(_ o: Options, venue: Venue, scan: DemoScanAct.Scan) -> [DemoAct] {
+        let walk = Trajectory.generate(.walk, in: venue, duration: 36, seed: o.seed &+ 50)
+        return [LocalizationMode.singleFrame, .multiFrame].map { mode in
+            let session = ARSessionConfiguration(
+                camera: DemoVenueMap.camera, frameInterval: 0.1, initializationDuration: 1.0)
+            let simulator = ARSessionSimulator(
+                venue: venue, trajectory: walk, configuration: session, seed: o.seed &+ 51)
+            var script = DemoAct.Script(closeAt: walk.duration - 1)
+            script.localizeTaps = Array(stride(from: 3.0, to: walk.duration - 2, by: 3))
+            var c = config(o, code: scan.code)
+            c.localizationMode = mode
+            let name = mode == .singleFrame ? "single-frame" : "multi-frame"
+            let act = DemoAct(
+                title: "\(venue.name), scanned map: \(name) localization on a walk", venue: venue, points: scan.points,
+                config: c, simulator: simulator, script: script, echo: o.echo)
+            act.venueFromMap = scan.venueFromMap
+            return act
+        }
+    }
+
+    /// Recall at (5 cm, 1°) of an act's queries, and the wrong answers applied.
+    static func describeRecall(_ s: DemoAct.Summary) -> String {
+        let accepted = s.answers.filter(\.accepted)
+        let good = accepted.filter { $0.error.meters <= 0.05 && $0.error.degrees <= 1 }.count
+        let wrong = accepted.filter { $0.error.meters > 0.5 || $0.error.degrees > 5 }.count
+        let recall = s.queries > 0 ? Double(good) / Double(s.queries) : 0
+        let outside = accepted.filter { $0.error.meters > 0.05 || $0.error.degrees > 1 }
+            .map { String(format: "%.1f cm / %.2f°", $0.error.meters * 100, $0.error.degrees) }
+        let listed = outside.isEmpty ? "" : " (" + outside.joined(separator: ", ") + ")"
+        return String(
+            format:
+                "%@: recall at (5 cm, 1°) %.2f (%d of %d queries), %d accepted outside it%@, %d discarded, wrong answers applied: %d",
+            s.title, recall, good, s.queries, outside.count, listed, s.answers.count - accepted.count, wrong)
     }
 
     /// Act 1: auto-localization, background refinements, a tracking break and recovery, a manual run,

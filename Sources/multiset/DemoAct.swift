@@ -64,6 +64,9 @@ final class DemoAct {
     let simulator: ARSessionSimulator
     let script: Script
     let echo: Bool
+    /// Where the map's frame sits in the venue: identity for maps built from true poses; for a map
+    /// scanned through the SDK (AR poses, with drift), the one alignment of the scan's frame.
+    var venueFromMap = Rigid3.identity
 
     init(
         title: String, venue: Venue, points: [Vec3], config: MultiSetConfig, simulator: ARSessionSimulator,
@@ -167,7 +170,7 @@ final class DemoAct {
                 pose = (Vec3(p.x, p.y, p.z), Self.quaternion(q))
             }
             guard let (position, rotation) = pose, let truth = frame?.trueWorldFromCamera else { return nil }
-            let e = Rigid3(rotation: rotation, translation: position).error(to: truth)
+            let e = (venueFromMap * Rigid3(rotation: rotation, translation: position)).error(to: truth)
             return Answer(
                 time: clock.now(), position: position, error: (e.translation, e.rotation * 180 / .pi),
                 accepted: accepted)
@@ -282,7 +285,7 @@ final class DemoAct {
                             x: Double(root.rotation.vector.x), y: Double(root.rotation.vector.y),
                             z: Double(root.rotation.vector.z), w: Double(root.rotation.vector.w)),
                         translation: Vec3(Double(root.position.x), Double(root.position.y), Double(root.position.z)))
-                    let placed = worldFromMap.inverse * frame.arWorldFromCamera.translation
+                    let placed = venueFromMap * (worldFromMap.inverse * frame.arWorldFromCamera.translation)
                     summary.placementErrors.append(placed.distance(to: frame.trueWorldFromCamera.translation))
                     if summary.arPath.isEmpty || lastWasPlaced == false { summary.arPath.append([]) }
                     summary.arPath[summary.arPath.count - 1].append(placed)

@@ -68,9 +68,14 @@ struct RivalSearch {
             // Places outside the retrieved keyframes, from their own votes (the local candidates,
             // ten times as many, would outvote them).
             var globalTwins = Correspondences(), globalOthers = Correspondences()
+            var explainedFeatures = [Set<Int>](repeating: [], count: query.frames.count)
+            for i in 0..<matches.count
+            where explains(matches.frames[i], Int(matches.features[i]), matches.pointIndices[i]) {
+                explainedFeatures[matches.frames[i]].insert(Int(matches.features[i]))
+            }
             Self.probeWholeMap(
-                of: winner, query: query, map: map, mode: options.mode, threshold: threshold, twins: &globalTwins,
-                others: &globalOthers)
+                of: winner, query: query, map: map, mode: options.mode, threshold: threshold,
+                explained: explainedFeatures, twins: &globalTwins, others: &globalOthers)
             var global = globalTwins
             global.append(contentsOf: globalOthers)
             subsets += Self.places(among: global, map: map, awayFrom: firstCamera, count: 2)
@@ -128,14 +133,20 @@ struct RivalSearch {
         self.pose = pose
     }
 
-    /// Candidates from the whole map, outside the retrieved keyframes: the strongest features
-    /// (`SearchMode.retrievalFeatures` over all frames) look up their 4 nearest points by retrieval
-    /// code (the light probe of the map's index). A plausible neighbour of a feature the winner
-    /// explains is a twin candidate when it lies more than 1 m from the point the winner used; every
-    /// plausible neighbour of a feature the winner does not explain is a candidate of another place.
+    /// Candidates from the whole map, outside the retrieved keyframes: `SearchMode.retrievalFeatures`
+    /// features over all frames look up their 4 nearest points by retrieval code (the light probe of
+    /// the map's index) — first those whose ratio-test match the winner explains (`explained`, per
+    /// frame), strongest first, then the strongest of the rest. A plausible neighbour of a feature the
+    /// winner explains is a twin candidate when it lies more than 1 m from the point the winner used;
+    /// every plausible neighbour of a feature the winner does not explain is a candidate of another
+    /// place.
+    ///
+    /// The explained features go first because a twin place explains exactly those, through its own
+    /// points: probing by response alone spends the budget on features that match nothing (a wrong
+    /// answer in a twin room whose true room the map covers thinly kept a margin of 3.25 so).
     static func probeWholeMap(
         of winner: CameraPose, query: QueryFeatures, map: LocalizationMap, mode: SearchMode, threshold: Double,
-        twins: inout Correspondences, others: inout Correspondences
+        explained: [Set<Int>], twins: inout Correspondences, others: inout Correspondences
     ) {
         let cameras = query.frames.indices.map { query.camFromMap($0, winner) }
         let perFrame = max(50, mode.retrievalFeatures / max(1, query.frames.count))
@@ -145,7 +156,12 @@ struct RivalSearch {
             var subset = Array(0..<frame.keypoints.count)
             let response = frame.responses
             if subset.count > perFrame {
-                subset.sort { response[$0] != response[$1] ? response[$0] > response[$1] : $0 < $1 }
+                let first = explained[k]
+                subset.sort {
+                    let a = first.contains($0), b = first.contains($1)
+                    if a != b { return a }
+                    return response[$0] != response[$1] ? response[$0] > response[$1] : $0 < $1
+                }
                 subset = Array(subset.prefix(perFrame))
             }
             probes += subset.map { (k, $0) }

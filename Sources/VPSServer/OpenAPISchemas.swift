@@ -292,6 +292,17 @@ enum OpenAPISchemas {
         return s
     }
 
+    /// The form that starts a resumable upload (docs/SCANNING.md).
+    static var uploadStartForm: JSON {
+        object(
+            [
+                "name": string(
+                    pattern: #"^[^\x00-\x20\x7F]([^\x00-\x1F\x7F]{0,198}[^\x00-\x20\x7F])?$"#, maxLength: 200),
+                "code": string(pattern: mapCode),
+                "captures.json": binary("The capture dataset's captures.json (docs/FORMATS.md); its images follow"),
+            ], required: ["name", "captures.json"])
+    }
+
     // MARK: Operations
 
     static func error(_ description: String, headers: [String] = []) -> JSON {
@@ -402,7 +413,7 @@ enum OpenAPISchemas {
             responses["409"] = error("The code is already used by one of the account's maps")
             responses["429"] = error("Rate limited, or the account's build quota is used up", headers: ["Retry-After"])
         case APIRoutes.uploadStart:
-            op["requestBody"] = ["required": true, "content": ["multipart/form-data": ["schema": ["type": "object"]]]]
+            op["requestBody"] = multipart(uploadStartForm)
             responses["201"] = ok("UploadSession", status: "Started; send the files named in missing")
             responses["409"] = error("The code is already used by one of the account's maps")
         case APIRoutes.uploadStatus:
@@ -418,6 +429,7 @@ enum OpenAPISchemas {
             parameters = [pathParameter(#"^[0-9a-f]{24}$"#)]
             responses["200"] = ok("UploadSession", status: "Already completed")
             responses["202"] = ok("UploadSession", status: "Completed; the map builds in the background")
+            responses["404"] = error("Unknown, expired or foreign upload")
             responses["409"] = error("Files are missing")
             responses["429"] = error("The account's build quota is used up")
         case APIRoutes.mapQuality:

@@ -82,6 +82,9 @@ def before_call(ctx, case, **kwargs):
         body["cameraIntrinsics"] = {k: INTRINSICS[k] for k in ("fx", "fy", "px", "py")}
         body["resolution"] = {"width": 640, "height": 480}
         body["queryImage"] = base64.b64encode(JPEG_BYTES).decode()
+    elif path == "/v1/vps/map/uploads":
+        if "captures.json" in body:
+            body["captures.json"] = Binary(EMPTY_CAPTURES.encode())
     elif path == "/v1/vps/map/upload":
         if "mapFile" in body:
             body["mapFile"] = MAP_FILE

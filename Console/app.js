@@ -181,8 +181,10 @@ function facts(d, scene) {
     rows.push(['Georeference', `${fixed(g.latitude, 6)}, ${fixed(g.longitude, 6)}, ${fixed(g.altitude, 1)} m, heading ${fixed(g.headingDegrees, 1)}°`]);
   }
   if (scene.failure) rows.push(['Build failed', scene.failure]);
-  // Build progress (stage, percent) comes with the map details once the server reports it.
-  if (d.progress) rows.push(['Progress', `${d.progress.stage || ''} ${d.progress.percent ?? ''}%`]);
+  else if (d.failure) rows.push(['Build failed', `${d.failure.code || ''}: ${d.failure.message || ''}`]);
+  // Build progress (stage, percent): the map details' `build` while the map builds.
+  const progress = d.build || d.progress;
+  if (progress) rows.push(['Progress', `${progress.stage || ''} ${progress.percent ?? ''}%`]);
   // Likewise a map quality report, shown as its top-level numbers and words.
   const quality = d.quality || d.qualityReport;
   if (quality && typeof quality === 'object') {

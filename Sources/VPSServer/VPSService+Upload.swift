@@ -23,10 +23,10 @@ extension VPSService {
     /// Waits until every queued build has finished (tests).
     public func waitForBuilds() { builds.waitUntilIdle() }
 
-    func upload(_ c: Context) throws(APIError) -> HTTPResponse {
-        let caller = try caller(c)
-        try require(caller, "write")
-        let form = try Self.form(c.request)
+    /// The `name` and optional `code` fields of a form that creates a map (`upload`, `startUpload`):
+    /// the name 1–200 characters without control characters; the code the given one if it is a valid
+    /// map code the account does not use yet (`CODE_TAKEN` otherwise), or a fresh one.
+    func newMapNameAndCode(_ form: FormFields, _ caller: Caller) throws(APIError) -> (name: String, code: String) {
         guard let name = form.value("name")?.trimmingCharacters(in: .whitespaces), !name.isEmpty,
             name.unicodeScalars.count <= 200,
             !name.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F })
@@ -47,6 +47,14 @@ extension VPSService {
             while try lookup(fresh, caller, kind: .map) != nil { fresh = Identifiers.newCode(prefix: "MAP_") }
             code = fresh
         }
+        return (name, code)
+    }
+
+    func upload(_ c: Context) throws(APIError) -> HTTPResponse {
+        let caller = try caller(c)
+        try require(caller, "write")
+        let form = try Self.form(c.request)
+        let (name, code) = try newMapNameAndCode(form, caller)
         let now = clock.now()
         let id = Identifiers.newID()
         let files = MapFiles(dataDirectory: config.dataDirectory)

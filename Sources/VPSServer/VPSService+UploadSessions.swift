@@ -27,26 +27,7 @@ extension VPSService {
         let caller = try caller(c)
         try require(caller, "write")
         let form = try Self.form(c.request)
-        guard let name = form.value("name")?.trimmingCharacters(in: .whitespaces), !name.isEmpty,
-            name.unicodeScalars.count <= 200,
-            !name.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F })
-        else {
-            throw APIError(.badRequest, "name is required (1–200 characters, no control characters)")
-        }
-        let code: String
-        if let given = form.value("code") {
-            guard Identifiers.isCode(given, prefix: "MAP_") else {
-                throw APIError(.badRequest, "code must be MAP_ followed by 12 uppercase ASCII letters or digits")
-            }
-            guard try lookup(given, caller, kind: .map) == nil else {
-                throw APIError(.codeTaken, "code \(given) is already used by one of this account's maps")
-            }
-            code = given
-        } else {
-            var fresh = Identifiers.newCode(prefix: "MAP_")
-            while try lookup(fresh, caller, kind: .map) != nil { fresh = Identifiers.newCode(prefix: "MAP_") }
-            code = fresh
-        }
+        let (name, code) = try newMapNameAndCode(form, caller)
         guard let capturesJSON = form.file("captures.json") else {
             throw APIError(.badRequest, "a resumable upload starts with its captures.json part")
         }

@@ -223,13 +223,10 @@ struct RivalSearch {
             let result = PoseEstimation.estimate(subset, query: query, weightByScale: false, options: poseOptions)
             guard let pose = result.camFromWorld else { break }
             let centers = query.frames.indices.map { query.camFromMap($0, pose).center }
-            let seen =
-                subset.count == 0
-                ? 0
-                : (0..<subset.count).filter {
-                    result.inliers[$0]
-                        && map.canBeSeen(Int(subset.pointIndices[$0]), from: centers[subset.frames[$0]], minCos: minCos)
-                }.count
+            let seen = (0..<subset.count).filter {
+                result.inliers[$0]
+                    && map.canBeSeen(Int(subset.pointIndices[$0]), from: centers[subset.frames[$0]], minCos: minCos)
+            }.count
             if isDistinct(pose, from: winner), 2 * seen > result.inlierCount {
                 return RivalSearch(inliers: seen, pose: pose)
             }

@@ -118,4 +118,20 @@ struct ProjectionMatchingTests {
         #expect(e.positionMeters < 0.005)
         #expect(e.rotationDegrees < 0.1)  // a frontal plane couples rotation with sideways translation
     }
+
+    @Test func keypointScalesAreTheLevelDecimationForORBAndTheOctaveForSIFT() {
+        func keypoint(size: Float, octave: Int32) -> Keypoint {
+            Keypoint(x: 10, y: 10, size: size, angle: 0, response: 1, octave: octave)
+        }
+        // ORB: size = 31 × 1.2^level.
+        let orb = [keypoint(size: 31, octave: 0), keypoint(size: 37.2, octave: 1), keypoint(size: 44.64, octave: 2)]
+        let orbScales = ProjectionMatching.pyramidScales(orb)
+        #expect(zip(orbScales, [1, 1.2, 1.44]).allSatisfy { abs($0 - $1) < 1e-5 })
+        // SIFT: a blob's size grows with its layer too; only the octave's sampling sets the position's σ.
+        let sift = [
+            keypoint(size: 2.1, octave: -1), keypoint(size: 9.5, octave: -1), keypoint(size: 5, octave: 0),
+            keypoint(size: 30, octave: 1), keypoint(size: 41, octave: 2),
+        ]
+        #expect(ProjectionMatching.pyramidScales(sift, sift: true) == [1, 1, 1, 2, 4])
+    }
 }

@@ -25,6 +25,12 @@ enum LocalDescriptors: Sendable {
         }
     }
 
+    /// True for float (SIFT) descriptors.
+    var isFloat: Bool {
+        if case .float = self { return true }
+        return false
+    }
+
     /// The distance limits of this family.
     var limits: DescriptorLimits {
         switch self {

@@ -40,7 +40,7 @@ struct ProjectionMatching {
         self.descriptors = descriptors
         self.map = map
         self.camera = camera
-        scales = Self.pyramidScales(keypoints)
+        scales = Self.pyramidScales(keypoints, sift: descriptors.isFloat)
         maxDistance = descriptors.limits.projection
     }
 
@@ -49,9 +49,15 @@ struct ProjectionMatching {
         self.init(keypoints: keypoints, descriptors: .binary(descriptors), map: map, camera: camera)
     }
 
-    /// Each keypoint's pyramid scale: its size over the finest keypoint size, at least 1 (the σ of
-    /// its position in pixels, relative to the finest level).
-    static func pyramidScales(_ keypoints: [Keypoint]) -> [Double] {
+    /// Each keypoint's pyramid scale, at least 1: the σ of its position in pixels relative to the
+    /// finest level. ORB (binary descriptors): its size over the finest keypoint size (the level's
+    /// decimation, `scaleFactor`^level). SIFT (float descriptors): its octave's decimation, 2^octave
+    /// (octaves −1 and 0 both 1), because SIFT interpolates a position within its octave's sampling,
+    /// however large the blob (its size also grows with the layer inside the octave).
+    static func pyramidScales(_ keypoints: [Keypoint], sift: Bool = false) -> [Double] {
+        if sift {
+            return keypoints.map { Double(1 << Int(max(0, min(20, $0.octave)))) }
+        }
         let finest = keypoints.lazy.map(\.size).min() ?? 1
         return keypoints.map { max(1, Double($0.size / max(finest, 1e-3))) }
     }

@@ -89,7 +89,8 @@ extension QueryFeatures {
             frames.append(
                 Frame(
                     keypoints: set.keypoints, descriptors: descriptors, responses: set.keypoints.map(\.response),
-                    scales: ProjectionMatching.pyramidScales(set.keypoints), camera: frame.camera,
+                    scales: ProjectionMatching.pyramidScales(set.keypoints, sift: descriptors.isFloat),
+                    camera: frame.camera,
                     camFromFirst: CameraPose(frame.camFromRig.rigid * rigFromFirst),
                     gravityInCamera: frame.gravityInCamera))
         }

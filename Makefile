@@ -58,14 +58,14 @@ APPLE_SOURCES = $(shell find Sources/MultiSetSampleApp Apps -name '*.swift') $(s
 parse-apple:
 	@swiftc -parse $(APPLE_SOURCES) && echo "parse-apple: $(words $(APPLE_SOURCES)) Apple-only files parse"
 
-## test-postgres: the store and build-job conformance suites against PostgreSQL too (installs the Debian
+## test-postgres: the store, build-job and cluster (blobs, secrets, rate limits) suites against PostgreSQL too (installs the Debian
 ## server package as root; each test starts a throwaway cluster with initdb/pg_ctl in /tmp, on a Unix
 ## socket only, run by the `postgres` user when we are root, and stops it). `make test` runs the same
 ## suites without PostgreSQL when it is not installed; here its absence is a failure.
 test-postgres: deps
 	@command -v /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || { [ "$$(id -u)" = 0 ] && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq postgresql; } || { echo "install PostgreSQL: sudo apt-get install -y postgresql"; exit 1; }
 	$(SWIFT) build --build-tests $(SWIFT_FLAGS)
-	VPS_REQUIRE_POSTGRES=1 $(SWIFT) test --skip-build $(SWIFT_FLAGS) --filter "StoreTests|BuildJobTests"
+	VPS_REQUIRE_POSTGRES=1 $(SWIFT) test --skip-build $(SWIFT_FLAGS) --filter "StoreTests|BuildJobTests|ClusterTests"
 
 ## test-hostile: the hostile-load suite (Tests/Hostile/hostile.py) on a release server: token flood, slow
 ## bodies, idle connections, pathological queries, kill -9 during upload and build, the CLI during a build,

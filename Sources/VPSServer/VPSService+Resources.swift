@@ -88,6 +88,7 @@ extension VPSService {
             }
         }
         builds.cancel(mapID: id)
+        cancelClusterBuild(mapID: id)
         removeFiles(of: record)
         engine.evict(mapID: id)
         return HTTPResponse(status: 204)

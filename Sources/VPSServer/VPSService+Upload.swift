@@ -77,6 +77,9 @@ extension VPSService {
                 record.status = .active
                 record.file = out.file
                 record.bytes = bytes.count
+                if let cluster {
+                    (record.file, record.bytes) = try cluster.cache.publish(mapFile: out.map, meshFile: out.mesh)
+                }
                 try store.updateMap(record)
             } catch {
                 record.status = .failed
@@ -93,7 +96,7 @@ extension VPSService {
             throw APIError(.badRequest, "upload needs a mapFile part, or captures.json with its images")
         }
         let images = try checkedImages(capturesJSON, form)
-        guard builds.count(accountID: caller.accountID) < config.uploads.maxBuildsPerAccount else {
+        guard openBuilds(accountID: caller.accountID) < config.uploads.maxBuildsPerAccount else {
             var r = Self.error(
                 APIError(
                     .buildQuotaExceeded,
@@ -203,6 +206,7 @@ extension VPSService {
 
     /// Queues the build of a staged upload (the upload route, and `resumeBuilds` after a restart).
     func enqueueBuild(_ queued: MapRecord) {
+        if let cluster { return enqueueClusterBuild(queued, cluster) }
         let store = self.store, clock = self.clock, engine = self.engine, board = self.buildProgress
         let files = MapFiles(dataDirectory: config.dataDirectory)
         board.queued(mapID: queued.id)

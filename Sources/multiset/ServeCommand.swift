@@ -12,6 +12,7 @@ enum ServeCommand {
                               [--engine-timeout SECONDS] [--engine-workers N] [--engine-queue N]
                               [--cors-origin ORIGIN ...] [--max-connections N] [--max-connections-per-ip N]
                               [--body-timeout SECONDS] [--max-buffered-mb MB] [--postgres CONNINFO]
+                              [--trusted-proxy ADDRESS ...]
 
         Serves the MultiSet-compatible REST API (SPEC §17) from DIR (default ./.multiset, created on first
         run). The server owns DIR while it runs: commands that write map files refuse until it stops.
@@ -26,6 +27,8 @@ enum ServeCommand {
         token key and the rate-limit counters live in that PostgreSQL database (a libpq connection string,
         e.g. "host=/run/postgresql dbname=multiset", or a postgresql:// URL); DIR is then only this
         server's cache of map files, and `multiset worker --postgres` processes build the uploads.
+        --trusted-proxy names a reverse proxy's address (repeatable, e.g. 127.0.0.1 for nginx on the same
+        machine) whose X-Real-IP header is taken as the client's address for the per-address limits.
         """
 
     static func run(_ args: inout Arguments) throws -> Int32 {
@@ -45,6 +48,7 @@ enum ServeCommand {
         config.engineWorkers = try args.int("engine-workers", default: config.engineWorkers)
         config.engineQueue = try args.int("engine-queue", default: 2 * config.engineWorkers)
         config.corsOrigins = args.strings("cors-origin")
+        config.trustedProxies = Set(args.strings("trusted-proxy"))
         var limits = HTTPLimits()
         limits.threads = max(1, threads)
         limits.maxConnections = try args.int("max-connections", default: limits.maxConnections)

@@ -248,6 +248,7 @@ extension VPSService {
             throw APIError(.mapNotActive, "Map \(key) is \(record.status.rawValue); its report comes once it is active")
         }
         let map: MapData
+        fetchIntoCache(record)
         do { map = try MapFile.read(from: MapFiles(dataDirectory: config.dataDirectory).map(record)) } catch {
             throw APIError(.internalError, "Reading the map failed")
         }

@@ -144,6 +144,32 @@ import VPSProtocol
         #expect(try cluster.jobs.job(mapID: map.id)?.state == .done)
         #expect(try cluster.jobs.openJobs(accountID: map.accountID) == 0)
     }
+
+    @Test func aWorkerFailsAMapWithoutItsDatasetAndDropsADeletedOne() throws {
+        let pg = try PostgresTestCluster()
+        defer { pg.stop() }
+        let cluster = try PostgresCluster(conninfo: pg.conninfo, connections: 1)
+        let work = try Self.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: work) }
+        let worker = try BuildWorker(cluster: cluster, settings: BuildWorker.Settings(name: "w1", workDirectory: work))
+        #expect(try worker.runOnce() == .idle)
+        // Queued, but its dataset blob is gone: the map fails at once (no retries of a bad input).
+        let map = MapRecord(
+            id: "000000000000000000000aaa", accountID: DataDirectory.defaultAccountID, code: "MAP_CCCCCCCCCCCC",
+            kind: .map, name: "scan", description: "", status: .processing, file: "", bytes: 0, failure: "",
+            createdAt: 1, updatedAt: 1)
+        try cluster.store.createMap(map)
+        try cluster.jobs.enqueue(mapID: map.id, accountID: map.accountID, now: 1)
+        #expect(try worker.runOnce() == .settled(code: map.code, status: .failed, attempt: 1))
+        let failed = try #require(try cluster.store.map(idOrCode: map.id, accountID: map.accountID, kind: .map))
+        #expect(failed.status == .failed && failed.failure.hasPrefix("MAP_BUILD_INVALID_CAPTURES: "))
+        #expect(try cluster.jobs.job(mapID: map.id)?.state == .failed)
+        // A job whose map was deleted meanwhile is dropped and forgotten.
+        try cluster.jobs.enqueue(mapID: "000000000000000000000bbb", accountID: map.accountID, now: 2)
+        #expect(try worker.runOnce() == .dropped(code: "000000000000000000000bbb", attempt: 1))
+        #expect(try cluster.jobs.job(mapID: "000000000000000000000bbb") == nil)
+        #expect(try worker.runOnce() == .idle)
+    }
 }
 
 /// The dataset archive a server hands to a worker, and the `bytea` hex text blobs travel in (no

@@ -50,6 +50,8 @@ public final class BuildWorker: Sendable {
     let settings: Settings
     let clock: ServerClock
     let log: @Sendable (String) -> Void
+    /// The record life cycle (outcomes are written by `settle`, with the job).
+    var library: MapLibrary { MapLibrary(store: cluster.store, clock: clock) }
 
     /// A worker over a cluster; `log` receives one line per claim and per outcome.
     public init(
@@ -69,7 +71,7 @@ public final class BuildWorker: Sendable {
             worker: settings.name, now: clock.now(), lease: settings.lease, maxAttempts: settings.maxAttempts)
         for job in abandoned { failMap(job) }
         guard let job = claimed else { return .idle }
-        guard var record = try cluster.store.map(idOrCode: job.mapID, accountID: job.accountID, kind: .map) else {
+        guard let record = try cluster.store.map(idOrCode: job.mapID, accountID: job.accountID, kind: .map) else {
             // Deleted after it was queued.
             try cluster.jobs.cancel(mapID: job.mapID)
             return .dropped(code: job.mapID, attempt: job.attempts)
@@ -88,6 +90,7 @@ public final class BuildWorker: Sendable {
             renewal.stop()
             try? FileManager.default.removeItem(at: folder)
         }
+        var outcome = record
         do {
             try? FileManager.default.removeItem(at: folder)
             guard let archive = try cluster.blobs.get(ClusterBackend.datasetBlob(mapID: job.mapID)) else {
@@ -101,13 +104,11 @@ public final class BuildWorker: Sendable {
             guard !lost.load(ordering: .relaxed) else { return .dropped(code: record.code, attempt: job.attempts) }
             let out = folder.appendingPathComponent("map.vpsmap")
             try MapFile.write(map, to: out, meshTo: out.deletingPathExtension().appendingPathExtension("glb"))
-            (record.file, record.bytes) = try cache.publish(
+            let (file, size) = try cache.publish(
                 mapFile: out, meshFile: out.deletingPathExtension().appendingPathExtension("glb"))
-            record.status = .active
-            record.failure = ""
+            outcome = library.activated(record, file: file, bytes: size)
         } catch let error as MapBuildError {
-            record.status = .failed
-            record.failure = MapBuildJob.failureText(error)
+            outcome = library.failed(record, reason: MapBuildJob.failureText(error))
         } catch {
             let text = "\(error)"
             _ = try? cluster.jobs.fail(
@@ -116,26 +117,23 @@ public final class BuildWorker: Sendable {
             if let after = try? cluster.jobs.job(mapID: job.mapID), after.state == .failed { failMap(after) }
             return .retry(code: record.code, attempt: job.attempts, error: text)
         }
-        record.updatedAt = clock.now()
         renewal.stop()
-        guard try cluster.jobs.settle(mapID: job.mapID, worker: settings.name, map: record) else {
+        guard try cluster.jobs.settle(mapID: job.mapID, worker: settings.name, map: outcome) else {
             return .dropped(code: record.code, attempt: job.attempts)
         }
         try? cluster.blobs.delete(ClusterBackend.datasetBlob(mapID: job.mapID))
-        return .settled(code: record.code, status: record.status, attempt: job.attempts)
+        return .settled(code: record.code, status: outcome.status, attempt: job.attempts)
     }
 
     /// Fails the map of a job that ran out of attempts.
     func failMap(_ job: BuildJob) {
-        guard var m = try? cluster.store.map(idOrCode: job.mapID, accountID: job.accountID, kind: .map),
+        guard let m = try? cluster.store.map(idOrCode: job.mapID, accountID: job.accountID, kind: .map),
             m.status == .processing
         else { return }
-        m.status = .failed
-        m.failure = "MAP_BUILD_FAILED: \(job.error.isEmpty ? "the build did not finish" : job.error)"
-        m.updatedAt = clock.now()
-        try? cluster.store.updateMap(m)
+        let failed = library.fail(
+            m, reason: "MAP_BUILD_FAILED: \(job.error.isEmpty ? "the build did not finish" : job.error)")
         try? cluster.blobs.delete(ClusterBackend.datasetBlob(mapID: job.mapID))
-        log("failed \(m.code): \(m.failure)")
+        log("failed \(m.code): \(failed.failure)")
     }
 }
 

@@ -31,9 +31,6 @@ public final class MapBlobCache: Sendable {
             attributes: [.posixPermissions: 0o700])
     }
 
-    /// The record's file field of a published map of that hash.
-    public static func file(sha256 hex: String) -> String { "blobs/\(hex).vpsmap" }
-
     /// The blob name of a record's map file (`<sha256>.vpsmap`), nil for a file outside `blobs/`.
     static func blobName(_ file: String) -> String? {
         guard file.hasPrefix("blobs/"), file.hasSuffix(".vpsmap") else { return nil }
@@ -54,7 +51,7 @@ public final class MapBlobCache: Sendable {
         // The mesh first: once the map blob exists, its mesh must too.
         if let mesh { try blobs.put("\(hash).glb", mesh) }
         try blobs.put("\(hash).vpsmap", bytes)
-        let file = Self.file(sha256: hash)
+        let file = MapLibrary.blobFile(sha256: hash)
         let local = root.appendingPathComponent(file)
         try Self.place(bytes, at: local)
         if let mesh { try Self.place(mesh, at: local.deletingPathExtension().appendingPathExtension("glb")) }

@@ -9,7 +9,7 @@ BENCH_DATA   ?= bench/data
 DEB_PACKAGES ?= pkg-config zlib1g-dev libturbojpeg0-dev libpng-dev libopencv-dev libssl-dev libsqlite3-dev libpq-dev libmicrohttpd-dev python3-venv
 SWIFT_FLAGS  ?=
 
-.PHONY: all deps build test test-postgres test-hostile test-browser console-assets fuzz fuzz-build lint parse-apple format demo bench bench-solvers bench-features bench-mapfile bench-server bench-localize bench-jpeg eval-motorcycle eval-calibration eval-real clean
+.PHONY: all deps build test test-postgres test-hostile test-browser test-cluster console-assets fuzz fuzz-build lint parse-apple format demo bench bench-solvers bench-features bench-mapfile bench-server bench-localize bench-jpeg eval-motorcycle eval-calibration eval-real clean
 
 all: build
 
@@ -58,14 +58,14 @@ APPLE_SOURCES = $(shell find Sources/MultiSetSampleApp Apps -name '*.swift') $(s
 parse-apple:
 	@swiftc -parse $(APPLE_SOURCES) && echo "parse-apple: $(words $(APPLE_SOURCES)) Apple-only files parse"
 
-## test-postgres: the store and build-job conformance suites against PostgreSQL too (installs the Debian
+## test-postgres: the store, build-job and cluster (blobs, secrets, rate limits) suites against PostgreSQL too (installs the Debian
 ## server package as root; each test starts a throwaway cluster with initdb/pg_ctl in /tmp, on a Unix
 ## socket only, run by the `postgres` user when we are root, and stops it). `make test` runs the same
 ## suites without PostgreSQL when it is not installed; here its absence is a failure.
 test-postgres: deps
 	@command -v /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || { [ "$$(id -u)" = 0 ] && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq postgresql; } || { echo "install PostgreSQL: sudo apt-get install -y postgresql"; exit 1; }
 	$(SWIFT) build --build-tests $(SWIFT_FLAGS)
-	VPS_REQUIRE_POSTGRES=1 $(SWIFT) test --skip-build $(SWIFT_FLAGS) --filter "StoreTests|BuildJobTests"
+	VPS_REQUIRE_POSTGRES=1 $(SWIFT) test --skip-build $(SWIFT_FLAGS) --filter "StoreTests|BuildJobTests|ClusterTests"
 
 ## test-hostile: the hostile-load suite (Tests/Hostile/hostile.py) on a release server: token flood, slow
 ## bodies, idle connections, pathological queries, kill -9 during upload and build, the CLI during a build,
@@ -103,6 +103,25 @@ test-browser: deps $(VENV)/.browser-ok
 	fi
 	$(SWIFT) build --product multiset $(SWIFT_FLAGS)
 	$(VENV)/bin/python Tests/Browser/browser.py --multiset $$($(SWIFT) build --show-bin-path $(SWIFT_FLAGS))/multiset --work $(BROWSER_WORK)
+
+## test-cluster: a throwaway cluster on loopback (Tests/Cluster/cluster.py): PostgreSQL from initdb/pg_ctl in a
+## temporary directory, 3 `multiset serve --postgres`, 2 `multiset worker`, nginx with deploy/nginx/multiset.conf;
+## a map uploaded through one server answers through the others, kill -9 of a worker mid-build (built once, by
+## the other), kill -9 of a server under wrk load through nginx (0 failed queries), a rate limit across the
+## servers within 10 %. Installs postgresql, nginx and wrk from Debian as root when missing. A few minutes.
+CLUSTER_WORK ?= .build/cluster
+CLUSTER_DEBS ?= postgresql nginx wrk
+test-cluster: deps
+	@missing=""; for p in $(CLUSTER_DEBS); do \
+	  dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "install ok installed" || missing="$$missing $$p"; \
+	done; \
+	if [ -n "$$missing" ]; then \
+	  if [ "$$(id -u)" = 0 ]; then apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing; \
+	  else echo "install:$$missing (sudo apt-get install -y$$missing)"; exit 1; fi; \
+	fi
+	@# The Debian package may start its own nginx on port 80; the suite runs its own on a free port.
+	$(SWIFT) build -c release --product multiset
+	$(PYTHON) Tests/Cluster/cluster.py --multiset .build/release/multiset --work $(CLUSTER_WORK)
 
 ## console-assets: embed Console/ (the web console's HTML, CSS and ES modules) into the server binary
 ## (Sources/VPSServer/ConsoleAssets.swift); ConsoleAssetsTests fails while the embedded copy is stale.

@@ -96,8 +96,9 @@ public struct DataDirectory: Sendable {
         let staging = url.appendingPathComponent("staging")
         var resumable: [MapRecord] = []
         var keep: Set<String> = []
+        let library = MapLibrary(store: store, clock: clock)
         if let stuck = try? store.maps(status: .processing) {
-            for var m in stuck {
+            for m in stuck {
                 if fm.fileExists(atPath: staging.appendingPathComponent("\(m.id)/\(stagedMarker)").path) {
                     resumable.append(m)
                     keep.insert(m.id)
@@ -105,10 +106,7 @@ public struct DataDirectory: Sendable {
                 }
                 // Built by a command that stopped (or an upload staged before this marker existed):
                 // nothing to resume it from.
-                m.status = .failed
-                m.failure = "interrupted (the build stopped before it finished)"
-                m.updatedAt = clock.now()
-                try? store.updateMap(m)
+                library.fail(m, reason: "interrupted (the build stopped before it finished)")
             }
         }
         // Staged uploads nobody will build.
@@ -172,7 +170,7 @@ public struct DataDirectory: Sendable {
     public func stagingFolder(id: String) -> URL { url.appendingPathComponent("staging/\(id)") }
 
     /// Path of a map's file by code (maps built by the command line: `maps/<code>.vpsmap`).
-    public func mapFile(code: String) -> URL { url.appendingPathComponent("maps/\(code).vpsmap") }
+    public func mapFile(code: String) -> URL { url.appendingPathComponent(MapLibrary.commandLineFile(code: code)) }
 
     /// Path of a map's mesh by code (`maps/<code>.glb`).
     public func meshFile(code: String) -> URL { url.appendingPathComponent("maps/\(code).glb") }

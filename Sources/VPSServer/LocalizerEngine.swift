@@ -14,7 +14,9 @@ import VPSProtocol
 /// Confidence and `inlierMargin` come from `Localizer` (interim, uncalibrated confidence until the
 /// localizer's calibration lands); a pose is answered only at confidence ≥ 0.2 (SPEC §18.2).
 public final class LocalizerEngine: QueryEngine {
-    let data: DataDirectory
+    /// Where a record's map file is on this machine (fetching it into a local cache first when the
+    /// map lives in shared storage); `MapFileSource.unavailable` means retry later, not a broken map.
+    let mapFile: @Sendable (MapRecord) throws -> URL
     let options: LocalizerOptions
     /// Receives each query's time per stage (`extract`, `match`, `pose`), for `/metrics`.
     let metrics: Metrics?
@@ -23,8 +25,18 @@ public final class LocalizerEngine: QueryEngine {
     private let cache = Mutex([String: Result<LocalizationMap, APIError>]())
 
     /// An engine over a data directory; pass the service's `Metrics` to export stage timings.
-    public init(data: DataDirectory, options: LocalizerOptions = LocalizerOptions(), metrics: Metrics? = nil) {
-        self.data = data
+    public convenience init(
+        data: DataDirectory, options: LocalizerOptions = LocalizerOptions(), metrics: Metrics? = nil
+    ) {
+        self.init(mapFile: { data.mapFile($0) }, options: options, metrics: metrics)
+    }
+
+    /// An engine reading map files where `mapFile` says (a cluster server: its `MapBlobCache`).
+    public init(
+        mapFile: @escaping @Sendable (MapRecord) throws -> URL, options: LocalizerOptions = LocalizerOptions(),
+        metrics: Metrics? = nil
+    ) {
+        self.mapFile = mapFile
         self.options = options
         self.metrics = metrics
     }
@@ -52,7 +64,10 @@ public final class LocalizerEngine: QueryEngine {
         if let m = cache.withLock({ $0[record.id] }) { return try m.get() }
         let loaded: Result<LocalizationMap, APIError>
         do {
-            loaded = .success(try LocalizationMap(try MapFile.read(from: data.mapFile(record))))
+            loaded = .success(try LocalizationMap(try MapFile.read(from: mapFile(record))))
+        } catch let e as MapBlobCache.Unavailable {
+            // Shared storage out of reach: not the map's fault, so not remembered.
+            throw APIError(.serverBusy, "Map \(record.code) cannot be fetched right now (\(e.reason)); retry shortly")
         } catch let e as MapFileError {
             loaded = .failure(APIError(.mapNotActive, "Map \(record.code) cannot be loaded (\(e.code))"))
         } catch {

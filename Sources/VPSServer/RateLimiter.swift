@@ -1,11 +1,19 @@
 import Synchronization
 
+/// Per-key request limits as admission uses them: in memory (`RateLimiter`, one server) or shared by a
+/// cluster (`PostgresRateLimiter`).
+public protocol RequestRateLimiter: Sendable {
+    /// Takes one token for `key` at time `now` (seconds since 1970); nil when allowed, else the seconds
+    /// to wait.
+    func take(_ key: String, now: Double) -> Int?
+}
+
 /// Token buckets per key (client id, IP address): `limit` requests per `window` seconds, refilled
 /// continuously; a full bucket allows a burst of `limit`.
 ///
 /// Buckets that have refilled completely are forgotten once more than `maxKeys` exist, so a flood
 /// from many addresses cannot grow the table without bound (a forgotten bucket is a full one).
-public final class RateLimiter: Sendable {
+public final class RateLimiter: RequestRateLimiter {
     let limit: Double
     let window: Double
     let maxKeys: Int

@@ -35,6 +35,10 @@ public struct ServerConfig: Sendable {
     /// A token request throttled for its address is answered 429 after this many seconds (at most its
     /// `Retry-After`), holding the flooder's connection instead of inviting its next request.
     public var tokenTarpitSeconds = 1.0
+    /// Peer addresses of reverse proxies (nginx in front of a cluster) whose `X-Real-IP` header names
+    /// the client: per-address throttles and budgets then count the client, not the proxy. The header
+    /// of any other peer is ignored (anyone can send it).
+    public var trustedProxies: Set<String> = []
     /// Origins whose browsers may call the API (CORS); `*` allows any. Empty: no CORS headers.
     public var corsOrigins: [String] = []
     /// Limits of capture-dataset uploads.

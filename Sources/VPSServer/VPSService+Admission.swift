@@ -6,6 +6,21 @@ import VPSProtocol
 /// Admission middleware: body size, credentials, throttles and budgets, judged from the headers
 /// before any body byte is read.
 extension VPSService {
+    /// The client's address: the peer's, or the `X-Real-IP` (an IPv4 or IPv6 address) set by a
+    /// trusted proxy (`ServerConfig.trustedProxies`).
+    func clientAddress(_ head: HTTPRequest) -> String {
+        guard config.trustedProxies.contains(head.clientAddress),
+            let real = head.header("X-Real-IP")?.trimmingCharacters(in: .whitespaces), Self.isIPAddress(real)
+        else { return head.clientAddress }
+        return real
+    }
+
+    /// Whether a string is a literal IPv4 or IPv6 address.
+    static func isIPAddress(_ text: String) -> Bool {
+        var v4 = in_addr(), v6 = in6_addr()
+        return inet_pton(AF_INET, text, &v4) == 1 || inet_pton(AF_INET6, text, &v6) == 1
+    }
+
     /// Admission: the route, then body size, credentials and budgets, before any body byte is read.
     func preflight(_ head: HTTPRequest) -> Result<(APIRoute, Int, Int64), Rejection> {
         let context: Context
@@ -38,14 +53,15 @@ extension VPSService {
                     "Request body of \(declared) bytes exceeds the limit of \(route.maxBodyBytes) bytes for \(route.path)"
                 ))
         }
-        var keys = ["address:\(head.clientAddress)"]
+        let address = clientAddress(head)
+        var keys = ["address:\(address)"]
         let now = clock.now()
         var decision = Admitted()
         switch route.access {
         case .open, .signedLink:
             break
         case .credentials:
-            if let wait = tokenThrottle.admitAddress(head.clientAddress, now: now) {
+            if let wait = tokenThrottle.admitAddress(address, now: now) {
                 metrics.count("vps_token_throttled_total")
                 decision.tarpit = wait
             }

@@ -74,6 +74,7 @@ extension VPSService {
         guard record.status == .active else {
             throw APIError(.mapNotActive, "Map \(record.code) is \(record.status.rawValue)")
         }
+        fetchIntoCache(record)
         do { return try MapFile.read(from: MapFiles(dataDirectory: config.dataDirectory).map(record)) } catch {
             throw APIError(.mapNotActive, "Map \(record.code) cannot be loaded (\(error.code))")
         }
@@ -160,6 +161,7 @@ extension VPSService {
 
     func consoleMesh(_ c: Context) throws(APIError) -> HTTPResponse {
         let record = try consoleRecord(c)
+        fetchIntoCache(record)
         guard
             let bytes = FileManager.default.contents(
                 atPath: MapFiles(dataDirectory: config.dataDirectory).mesh(record).path)

@@ -25,6 +25,7 @@ extension VPSService {
         var owned = try lookup(code, caller, kind: .map)
         if owned == nil { owned = try lookup(code, caller, kind: .object) }
         let files = MapFiles(dataDirectory: config.dataDirectory)
+        if let owned { fetchIntoCache(owned) }
         guard let map = owned, map.code == code, FileManager.default.fileExists(atPath: files.mesh(map).path) else {
             throw APIError(.fileNotFound, "File not found")
         }
@@ -67,6 +68,7 @@ extension VPSService {
             if map == nil { map = try store.map(idOrCode: mapID, accountID: record.accountID, kind: .object) }
         } catch { throw APIError(.internalError, "Storage error") }
         let files = MapFiles(dataDirectory: config.dataDirectory)
+        if let map { fetchIntoCache(map) }
         guard let map, map.id == mapID, map.code == code,
             let data = FileManager.default.contents(atPath: files.mesh(map).path)
         else { throw APIError(.fileNotFound, "File not found") }

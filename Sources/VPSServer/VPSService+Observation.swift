@@ -16,7 +16,8 @@ extension VPSService {
         if preflight {
             let allowed = APIRoutes.allowedMethods(path: request.path)
             r.headers.append(("Access-Control-Allow-Methods", allowed.joined(separator: ", ")))
-            r.headers.append(("Access-Control-Allow-Headers", "Authorization, Content-Type, Username, Password"))
+            r.headers.append(
+                ("Access-Control-Allow-Headers", "Authorization, Content-Type, Username, Password, X-MultiSet-Map"))
             r.headers.append(("Access-Control-Max-Age", "600"))
         }
         return r

@@ -88,6 +88,7 @@ extension VPSService {
             }
         }
         builds.cancel(mapID: id)
+        cancelClusterBuild(mapID: id)
         removeFiles(of: record)
         engine.evict(mapID: id)
         return HTTPResponse(status: 204)
@@ -163,7 +164,7 @@ public struct MapFiles: Sendable {
 
     /// The map file of a record.
     public func map(_ r: MapRecord) -> URL {
-        r.file.isEmpty ? root.appendingPathComponent("maps/\(r.code).vpsmap") : root.appendingPathComponent(r.file)
+        root.appendingPathComponent(r.file.isEmpty ? MapLibrary.commandLineFile(code: r.code) : r.file)
     }
 
     /// The mesh of a record.
@@ -171,10 +172,9 @@ public struct MapFiles: Sendable {
 
     /// The map file a new upload is written to.
     public func upload(id: String) -> (file: String, map: URL, mesh: URL) {
-        (
-            "maps/\(id).vpsmap", root.appendingPathComponent("maps/\(id).vpsmap"),
-            root.appendingPathComponent("maps/\(id).glb")
-        )
+        let file = MapLibrary.uploadFile(id: id)
+        let map = root.appendingPathComponent(file)
+        return (file, map, map.deletingPathExtension().appendingPathExtension("glb"))
     }
 
     /// The folder of a staged upload.

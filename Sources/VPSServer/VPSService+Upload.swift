@@ -33,21 +33,9 @@ extension VPSService {
         else {
             throw APIError(.badRequest, "name is required (1–200 characters, no control characters)")
         }
-        let code: String
-        if let given = form.value("code") {
-            guard Identifiers.isCode(given, prefix: "MAP_") else {
-                throw APIError(.badRequest, "code must be MAP_ followed by 12 uppercase ASCII letters or digits")
-            }
-            guard try lookup(given, caller, kind: .map) == nil else {
-                throw APIError(.codeTaken, "code \(given) is already used by one of this account's maps")
-            }
-            code = given
-        } else {
-            var fresh = Identifiers.newCode(prefix: "MAP_")
-            while try lookup(fresh, caller, kind: .map) != nil { fresh = Identifiers.newCode(prefix: "MAP_") }
-            code = fresh
+        do { return (name, try library.code(form.value("code"), accountID: caller.accountID)) } catch {
+            throw Self.apiError(error)
         }
-        return (name, code)
     }
 
     func upload(_ c: Context) throws(APIError) -> HTTPResponse {
@@ -74,14 +62,11 @@ extension VPSService {
             do {
                 try MapFile.write(map, to: out.map, meshTo: out.mesh)
                 Self.restrict(out.map, out.mesh)
-                record.status = .active
-                record.file = out.file
-                record.bytes = bytes.count
-                try store.updateMap(record)
+                var (file, size) = (out.file, bytes.count)
+                if let cluster { (file, size) = try cluster.cache.publish(mapFile: out.map, meshFile: out.mesh) }
+                record = try library.activate(record, file: file, bytes: size)
             } catch {
-                record.status = .failed
-                record.failure = "\(error)"
-                try? store.updateMap(record)
+                record = library.fail(record, reason: "\(error)")
                 try? FileManager.default.removeItem(at: out.map)
                 try? FileManager.default.removeItem(at: out.mesh)
                 throw APIError(.internalError, "Storing the map failed")
@@ -93,7 +78,7 @@ extension VPSService {
             throw APIError(.badRequest, "upload needs a mapFile part, or captures.json with its images")
         }
         let images = try checkedImages(capturesJSON, form)
-        guard builds.count(accountID: caller.accountID) < config.uploads.maxBuildsPerAccount else {
+        guard openBuilds(accountID: caller.accountID) < config.uploads.maxBuildsPerAccount else {
             var r = Self.error(
                 APIError(
                     .buildQuotaExceeded,
@@ -126,9 +111,7 @@ extension VPSService {
         }
         guard fm.createFile(atPath: staging.appendingPathComponent(DataDirectory.stagedMarker).path, contents: Data())
         else {
-            record.status = .failed
-            record.failure = "staging the upload failed"
-            try? store.updateMap(record)
+            library.fail(record, reason: "staging the upload failed")
             try? fm.removeItem(at: staging)
             throw APIError(.internalError, "Staging the upload failed")
         }
@@ -136,12 +119,22 @@ extension VPSService {
         return .json(details(record), status: 202)
     }
 
+    /// The map library over this service's store and clock (codes and the record life cycle).
+    var library: MapLibrary { MapLibrary(store: store, clock: clock) }
+
+    /// Reserves a prepared `processing` record (`MapLibrary.insert`), as an API error.
     func create(_ record: MapRecord) throws(APIError) {
-        do { try store.createMap(record) } catch {
-            if case .conflict = error {
-                throw APIError(.codeTaken, "code \(record.code) is already used by one of this account's maps")
-            }
-            throw APIError(.internalError, "Storage error")
+        do { try library.insert(record) } catch { throw Self.apiError(error) }
+    }
+
+    /// A library failure as the API answers it.
+    static func apiError(_ failure: MapLibrary.Failure) -> APIError {
+        switch failure {
+        case .invalidCode:
+            return APIError(.badRequest, "code must be MAP_ followed by 12 uppercase ASCII letters or digits")
+        case .codeTaken(let code):
+            return APIError(.codeTaken, "code \(code) is already used by one of this account's maps")
+        case .storage: return APIError(.internalError, "Storage error")
         }
     }
 
@@ -203,7 +196,8 @@ extension VPSService {
 
     /// Queues the build of a staged upload (the upload route, and `resumeBuilds` after a restart).
     func enqueueBuild(_ queued: MapRecord) {
-        let store = self.store, clock = self.clock, engine = self.engine, board = self.buildProgress
+        if let cluster { return enqueueClusterBuild(queued, cluster) }
+        let store = self.store, library = self.library, engine = self.engine, board = self.buildProgress
         let files = MapFiles(dataDirectory: config.dataDirectory)
         board.queued(mapID: queued.id)
         builds.enqueue(
@@ -220,17 +214,14 @@ extension VPSService {
                     if !isCancelled() {
                         try MapFile.write(map, to: out.map, meshTo: out.mesh)
                         Self.restrict(out.map, out.mesh)
-                        r.status = .active
-                        r.file = out.file
                         Self.keepKeyframeImages(map, staging: staging, to: files.keyframeImages(r))
-                        r.bytes = (try? fm.attributesOfItem(atPath: out.map.path)[.size] as? Int) ?? 0
+                        let size = (try? fm.attributesOfItem(atPath: out.map.path)[.size] as? Int) ?? 0
+                        r = library.activated(r, file: out.file, bytes: size)
                     }
                 } catch {
-                    r.status = .failed
-                    r.failure = MapBuildJob.failureText(error)
+                    r = library.failed(r, reason: MapBuildJob.failureText(error))
                 }
                 board.finished(mapID: r.id)
-                r.updatedAt = clock.now()
                 // Deleted meanwhile: nothing of it may stay.
                 if isCancelled() || (try? store.updateMap(r)) == nil {
                     try? fm.removeItem(at: out.map)

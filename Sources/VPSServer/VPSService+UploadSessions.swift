@@ -106,7 +106,7 @@ extension VPSService {
                     "The upload misses \(missing.count) of \(paths.count) files (first: \(missing[0])); send them and complete again"
                 )
             }
-            guard builds.count(accountID: caller.accountID) < config.uploads.maxBuildsPerAccount else {
+            guard openBuilds(accountID: caller.accountID) < config.uploads.maxBuildsPerAccount else {
                 throw APIError(
                     .buildQuotaExceeded,
                     "This account already has \(config.uploads.maxBuildsPerAccount) builds queued or running; retry when one ends"
@@ -248,6 +248,7 @@ extension VPSService {
             throw APIError(.mapNotActive, "Map \(key) is \(record.status.rawValue); its report comes once it is active")
         }
         let map: MapData
+        fetchIntoCache(record)
         do { map = try MapFile.read(from: MapFiles(dataDirectory: config.dataDirectory).map(record)) } catch {
             throw APIError(.internalError, "Reading the map failed")
         }

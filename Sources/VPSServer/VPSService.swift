@@ -19,7 +19,7 @@ public final class VPSService: HTTPService {
     let clock: ServerClock
     let signer: JWTSigner
     let hasher: SecretHasher
-    let limiter: RateLimiter?
+    let limiter: (any RequestRateLimiter)?
     let tokenThrottle: TokenThrottle
     let bodies: BodyBudget
     let enginePool: WorkerPool
@@ -37,6 +37,8 @@ public final class VPSService: HTTPService {
     /// The accounts' recent queries, for the console (`/v1/console/queries`).
     public let queryLog = QueryLog()
     let fileKey: [UInt8]
+    /// The shared job table and map blobs when this server is one of a cluster; nil on one box.
+    let cluster: ClusterBackend?
     let log: @Sendable (String) -> Void
 
     /// Builds the service.
@@ -46,11 +48,14 @@ public final class VPSService: HTTPService {
     ///   - hasher: verifies client secrets (pass the data directory's `secretHasher`, with its pepper).
     ///   - metrics: a registry shared with the engine (stage timings); a private one when nil.
     ///   - log: receives one line per request (never secrets, tokens or images).
+    ///   - cluster: builds and map files shared with other servers (`multiset serve --postgres`).
+    ///   - limiter: the per-client rate limiter; by default one in memory at `config.rateLimitPerMinute`.
     public init(
         config: ServerConfig, store: ServerStore, engine: QueryEngine, jwtKey: [UInt8],
         clock: ServerClock = SystemServerClock(), hasher: SecretHasher = SecretHasher(),
         metrics sharedMetrics: Metrics? = nil,
-        log: @escaping @Sendable (String) -> Void = { _ in }
+        log: @escaping @Sendable (String) -> Void = { _ in },
+        cluster: ClusterBackend? = nil, limiter: (any RequestRateLimiter)? = nil
     ) {
         self.config = config
         self.store = store
@@ -59,7 +64,8 @@ public final class VPSService: HTTPService {
         self.hasher = hasher
         self.log = log
         signer = JWTSigner(key: jwtKey, issuer: config.issuer)
-        limiter = config.rateLimitPerMinute.map { RateLimiter(limit: $0) }
+        self.cluster = cluster
+        self.limiter = limiter ?? config.rateLimitPerMinute.map { RateLimiter(limit: $0) }
         tokenThrottle = TokenThrottle(
             perAddress: config.tokenRequestsPerAddress, failuresPerClient: config.tokenFailuresPerClient)
         bodies = BodyBudget(capacity: config.maxBufferedBytes, perKeyCapacity: config.maxBufferedBytesPerClient)

@@ -140,23 +140,9 @@ enum MapCommand {
         verbose: Bool = false, make: (String, String, (String, Double) -> Void) throws -> (MapData, MapBuildReport)
     ) throws -> Int32 {
         let account = DataDirectory.defaultAccountID
-        let code: String
-        if let givenCode {
-            if try existing(givenCode, in: data) != nil {
-                throw CommandFailure("map build: the code \(givenCode) is already taken in \(data.url.path)")
-            }
-            code = givenCode
-        } else {
-            var fresh = Identifiers.newCode(prefix: "MAP_")
-            while try existing(fresh, in: data) != nil { fresh = Identifiers.newCode(prefix: "MAP_") }
-            code = fresh
-        }
-
-        let clock = SystemServerClock()
-        var record = MapRecord(
-            id: Identifiers.newID(), accountID: account, code: code, kind: .map, name: name, description: "",
-            status: .processing, file: "", bytes: 0, failure: "", createdAt: clock.now(), updatedAt: clock.now())
-        try data.store.createMap(record)
+        let library = MapLibrary(store: data.store)
+        let record = try reserve(library, code: givenCode, name: name, accountID: account, in: data)
+        let code = record.code
 
         let tty = isatty(STDERR_FILENO) == 1
         let started = Date()
@@ -173,24 +159,33 @@ enum MapCommand {
             map.georeference = georeference
             let mapURL = data.mapFile(code: code)
             try MapFile.write(map, to: mapURL, meshTo: data.meshFile(code: code))
-            record.status = .active
-            record.file = "maps/\(mapURL.lastPathComponent)"
-            record.bytes = fileSize(mapURL) ?? 0
-            record.updatedAt = clock.now()
-            try data.store.updateMap(record)
+            let built = try library.activate(
+                record, file: MapLibrary.commandLineFile(code: code), bytes: fileSize(mapURL) ?? 0)
             print("built \(code) \"\(name)\": \(report)")
             if verbose { for line in report.funnel.lines { print("  \(line)") } }
-            print("map file:    \(mapURL.path) (\(record.bytes) bytes)")
+            print("map file:    \(mapURL.path) (\(built.bytes) bytes)")
             print("point cloud: \(data.meshFile(code: code).path)")
             print("code: \(code)")
             return 0
         } catch {
-            record.status = .failed
-            record.failure = "\(error)"
+            library.fail(record, reason: "\(error)")
             if verbose, let funnel = thinFunnel(error) { for line in funnel.lines { print("  \(line)") } }
-            record.updatedAt = clock.now()
-            try? data.store.updateMap(record)
             throw CommandFailure("map build \(code) failed: \(error)")
+        }
+    }
+
+    /// A `processing` record under the given (or a fresh) code; a taken code is a command failure.
+    static func reserve(
+        _ library: MapLibrary, code given: String?, name: String, accountID: String, in data: DataDirectory
+    ) throws -> MapRecord {
+        do {
+            let code = try library.code(given, accountID: accountID)
+            return try library.reserve(code: code, name: name, accountID: accountID)
+        } catch {
+            if case .codeTaken(let code) = error {
+                throw CommandFailure("map build: the code \(code) is already taken in \(data.url.path)")
+            }
+            throw error
         }
     }
 
@@ -272,9 +267,7 @@ enum MapCommand {
 
     /// A map or object with this code in the default account.
     static func existing(_ code: String, in data: DataDirectory) throws -> MapRecord? {
-        let account = DataDirectory.defaultAccountID
-        if let m = try data.store.map(idOrCode: code, accountID: account, kind: .map) { return m }
-        return try data.store.map(idOrCode: code, accountID: account, kind: .object)
+        try MapLibrary(store: data.store).record(code, accountID: DataDirectory.defaultAccountID)
     }
 
     // MARK: list

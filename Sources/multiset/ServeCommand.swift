@@ -11,7 +11,8 @@ enum ServeCommand {
                               [--public-url URL] [--rate-limit PER_MINUTE] [--token-lifetime SECONDS]
                               [--engine-timeout SECONDS] [--engine-workers N] [--engine-queue N]
                               [--cors-origin ORIGIN ...] [--max-connections N] [--max-connections-per-ip N]
-                              [--body-timeout SECONDS] [--max-buffered-mb MB]
+                              [--body-timeout SECONDS] [--max-buffered-mb MB] [--postgres CONNINFO]
+                              [--trusted-proxy ADDRESS ...]
 
         Serves the MultiSet-compatible REST API (SPEC §17) from DIR (default ./.multiset, created on first
         run). The server owns DIR while it runs: commands that write map files refuse until it stops.
@@ -22,6 +23,12 @@ enum ServeCommand {
         (60 s), --max-buffered-mb request bodies held at once (96). --cors-origin allows a browser origin
         (repeatable; * for any). Stops on SIGINT/SIGTERM within 2 s: no new connections, queries stop at their
         next deadline check and answer 503, interrupted builds run again at the next start.
+        --postgres makes this server one of a cluster (docs/DEPLOY.md): records, build jobs, map files, the
+        token key and the rate-limit counters live in that PostgreSQL database (a libpq connection string,
+        e.g. "host=/run/postgresql dbname=multiset", or a postgresql:// URL); DIR is then only this
+        server's cache of map files, and `multiset worker --postgres` processes build the uploads.
+        --trusted-proxy names a reverse proxy's address (repeatable, e.g. 127.0.0.1 for nginx on the same
+        machine) whose X-Real-IP header is taken as the client's address for the per-address limits.
         """
 
     static func run(_ args: inout Arguments) throws -> Int32 {
@@ -41,12 +48,14 @@ enum ServeCommand {
         config.engineWorkers = try args.int("engine-workers", default: config.engineWorkers)
         config.engineQueue = try args.int("engine-queue", default: 2 * config.engineWorkers)
         config.corsOrigins = args.strings("cors-origin")
+        config.trustedProxies = Set(args.strings("trusted-proxy"))
         var limits = HTTPLimits()
         limits.threads = max(1, threads)
         limits.maxConnections = try args.int("max-connections", default: limits.maxConnections)
         limits.maxConnectionsPerIP = try args.int("max-connections-per-ip", default: limits.maxConnectionsPerIP)
         limits.bodyTimeoutSeconds = try args.int("body-timeout", default: limits.bodyTimeoutSeconds)
         let bufferedMB = try args.int("max-buffered-mb", default: config.maxBufferedBytes >> 20)
+        let conninfo = args.string("postgres")
         try args.rejectUnknown()
         guard (0...65535).contains(port) else { throw UsageError("--port takes 0…65535") }
         guard (60...86_400).contains(lifetime) else { throw UsageError("--token-lifetime takes 60…86400 seconds") }
@@ -65,8 +74,9 @@ enum ServeCommand {
         umask(0o077)
         // Requests run in parallel on the server's threads; OpenCV's own parallel loops would only compete.
         OpenCVRuntime.threadCount = 1
-        let data = try DataDirectory(path: path, requireOwnership: true)
-        config.dataDirectory = data.url.path
+        let backend = try conninfo.map { c in try ClusterServer(conninfo: c, cache: path) }
+        let data = backend == nil ? try DataDirectory(path: path, requireOwnership: true) : nil
+        config.dataDirectory = backend?.cache.root.path ?? data!.url.path
         config.tokenLifetime = lifetime
         config.rateLimitPerMinute = rate ?? nil
         config.engineTimeout = timeout
@@ -78,31 +88,37 @@ enum ServeCommand {
             guard let engine = engineSlot.withLock({ $0 }) else { return [] }
             return VPSService.gauges(engine)()
         })
-        let engine = LocalizerEngine(data: data, metrics: metrics)
+        let engine =
+            backend.map { b in LocalizerEngine(mapFile: { try b.cache.mapFile($0) }, metrics: metrics) }
+            ?? LocalizerEngine(data: data!, metrics: metrics)
         engineSlot.withLock { $0 = engine }
         let logLock = NSLock()
         // The service needs the bound port (for signed links), the server needs the service.
         let late = LateBoundService()
         let server = try HTTPServer(host: host, port: port, limits: limits, service: late)
         config.publicBaseURL = publicURL ?? "http://\(host):\(server.port)"
+        let limiter = try backend.flatMap { b in try rate?.map { try b.cluster.rateLimiter(limit: $0) } }
         let service = VPSService(
-            config: config, store: data.store, engine: engine, jwtKey: data.jwtKey, hasher: data.secretHasher,
+            config: config, store: backend?.cluster.store ?? data!.store, engine: engine,
+            jwtKey: backend?.cluster.jwtKey ?? data!.jwtKey,
+            hasher: backend?.cluster.secretHasher ?? data!.secretHasher,
             metrics: metrics,
             log: { line in
                 logLock.lock()
                 FileHandle.standardError.write(Data((line + "\n").utf8))
                 logLock.unlock()
-            })
+            }, cluster: backend.map { ClusterBackend(jobs: $0.cluster.jobs, cache: $0.cache) }, limiter: limiter)
         late.bind(service)
-        service.resumeBuilds(data.resumableBuilds)
+        let resumable = data?.resumableBuilds ?? []
+        service.resumeBuilds(resumable)
+        let source = backend.map { _ in "PostgreSQL, cache \(config.dataDirectory)" } ?? "data \(config.dataDirectory)"
         // Unbuffered, so a supervisor reading a pipe sees the URL at once.
         FileHandle.standardOutput.write(
-            Data(
-                "multiset serve: listening on http://\(host):\(server.port)/v1 (data \(data.url.path), \(threads) threads)\n"
-                    .utf8))
-        if !data.resumableBuilds.isEmpty {
+            Data("multiset serve: listening on http://\(host):\(server.port)/v1 (\(source), \(threads) threads)\n".utf8)
+        )
+        if !resumable.isEmpty {
             FileHandle.standardOutput.write(
-                Data("multiset serve: building \(data.resumableBuilds.count) interrupted upload(s) again\n".utf8))
+                Data("multiset serve: building \(resumable.count) interrupted upload(s) again\n".utf8))
         }
 
         // Stop on SIGINT/SIGTERM.
@@ -122,8 +138,22 @@ enum ServeCommand {
         server.stop(graceSeconds: 1.5)
         sources.forEach { $0.cancel() }
         print("multiset serve: stopped")
-        withExtendedLifetime(data) {}
+        withExtendedLifetime((data, backend)) {}
         return 0
+    }
+}
+
+/// The shared state of a cluster server: the database and the local cache directory of map files.
+struct ClusterServer {
+    let cluster: PostgresCluster
+    let cache: MapBlobCache
+
+    init(conninfo: String, cache path: String) throws {
+        cluster = try PostgresCluster(conninfo: conninfo)
+        let url = URL(fileURLWithPath: path, isDirectory: true)
+        try FileManager.default.createDirectory(
+            at: url, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        cache = try MapBlobCache(blobs: cluster.blobs, root: url.standardizedFileURL)
     }
 }
 

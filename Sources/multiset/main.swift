@@ -6,7 +6,8 @@ let usage = """
 
     commands:
       demo            what exists so far, end to end (see README)
-      serve           the REST API over a data directory
+      serve           the REST API over a data directory (or, with --postgres, one server of a cluster)
+      worker          builds uploaded maps for a cluster's servers (--postgres)
       localize        one image against a map, in process
       eval            recall, errors and latency of a capture dataset against a map, or of a COLMAP
                       model leave-one-out (eval --colmap DIR --images DIR --leave-one-out)
@@ -52,6 +53,8 @@ func runMain() -> Int32 {
             return try LocalizeCommand.eval(&args)
         case ("serve", _):
             return try ServeCommand.run(&args)
+        case ("worker", _):
+            return try WorkerCommand.run(&args)
         case ("clients", _):
             return try ClientsCommand.run(&args)
         case ("map", _):

@@ -31,6 +31,31 @@ import Testing
         #expect(h.queries[0].headers["Authorization"]?.hasPrefix("Bearer tok-") == true)
     }
 
+    /// docs/DEPLOY.md: every query names its map (or map set) in `X-MultiSet-Map` as well as in the
+    /// body, so nginx can route it by map without reading the body; the retry after a 401 keeps it, and
+    /// the token request carries none.
+    @Test func queriesCarryTheirMapInTheRoutingHeader() {
+        let h = SDKHarness()
+        h.start()
+        h.sdk.localize()
+        h.answerQuery(401, #"{"message":"Token expired","code":"TOKEN_EXPIRED"}"#)
+        h.answerQuery(200, Bodies.single())
+        #expect(h.queries.count == 2)
+        #expect(h.queries.map { $0.headers["X-MultiSet-Map"] } == ["MAP_AAAAAAAAAAAA", "MAP_AAAAAAAAAAAA"])
+        #expect(Self.fields(h.queries[0]).contains("name=\"mapCode\"\r\n\r\nMAP_AAAAAAAAAAAA"))
+        #expect(h.transport.requests("/m2m/token").allSatisfy { $0.headers["X-MultiSet-Map"] == nil })
+
+        let set = SDKHarness()
+        set.start(
+            SDKHarness.config {
+                $0.mapSetCode = "MSET_AAAAAAAAAAAA"
+                $0.localizationMode = .multiFrame
+            })
+        set.sdk.localize()
+        set.advance(1.5)
+        #expect(set.queries.first?.headers["X-MultiSet-Map"] == "MSET_AAAAAAAAAAAA")
+    }
+
     /// SPEC §11.3: a map set's relative pose (left-handed) becomes the mesh's right-handed local pose.
     @Test func mapSetMeshLocalPose() {
         let h = SDKHarness()

@@ -314,6 +314,34 @@ final class FailingStore: ServerStore, @unchecked Sendable {
         #expect(f.service.metrics.counter("vps_token_throttled_total") == 2)
     }
 
+    /// Was: behind nginx every token request came from the proxy's address, so 30 failures a minute
+    /// from anyone throttled everyone. Now a trusted proxy's `X-Real-IP` names the client; an
+    /// untrusted peer's header is ignored, so it cannot spread its requests over made-up addresses.
+    @Test func aTrustedProxyNamesTheClientAddress() throws {
+        let f = try Fixture(configure: {
+            $0.tokenTarpitSeconds = 0
+            $0.trustedProxies = ["127.0.0.1"]
+        })
+        func token(_ id: String, _ secret: String, from peer: String, realIP: String) -> HTTPResponse {
+            let auth = "Basic " + Data("\(id):\(secret)".utf8).base64EncodedString()
+            return f.service.handle(
+                HTTPRequest(
+                    method: "POST", path: "/v1/m2m/token", headers: [("Authorization", auth), ("X-Real-IP", realIP)],
+                    clientAddress: peer))
+        }
+        for k in 0..<30 { #expect(token("nobody\(k)", "x", from: "127.0.0.1", realIP: "198.51.100.1").status == 401) }
+        #expect(token("nobody", "x", from: "127.0.0.1", realIP: "198.51.100.1").status == 429)
+        #expect(token("c1", "s1", from: "127.0.0.1", realIP: "2001:db8::7").status == 200)
+        // Not a proxy: its header counts for nothing.
+        for k in 0..<30 {
+            #expect(token("nobody\(k)", "x", from: "10.0.0.9", realIP: "198.51.100.\(k + 2)").status == 401)
+        }
+        #expect(token("c1", "s1", from: "10.0.0.9", realIP: "198.51.100.99").status == 429)
+        // Not an address: the proxy's own is used.
+        #expect(VPSService.isIPAddress("198.51.100.1") && VPSService.isIPAddress("::1"))
+        #expect(!VPSService.isIPAddress("198.51.100.1, 10.0.0.1") && !VPSService.isIPAddress("evil"))
+    }
+
     /// Secrets are checked with HMAC-SHA256 under the pepper; an old PBKDF2 hash is replaced at the
     /// next successful token request.
     @Test func legacyHashesUpgradeToThePepperedForm() throws {

@@ -4,12 +4,19 @@ import VPSProtocol
 
 /// Builds the multipart bodies of SPEC §8.4 and §13.1 from prepared frames.
 enum RequestBuilder {
-    /// A body with its content type and path.
+    /// A body with its content type, path and extra headers.
     struct Body: Sendable {
         var path: String
         var data: Data
         var contentType: String
+        /// Headers beside the body's (the routing header of queries).
+        var headers: [String: String] = [:]
     }
+
+    /// The header naming the map (or map set) a query is localized against, so that a load balancer
+    /// in front of several servers can route each map's queries to the few servers that hold it
+    /// (nginx `hash $http_x_multiset_map consistent`; docs/DEPLOY.md) without reading the body.
+    static let routingHeader = "X-MultiSet-Map"
 
     static func intrinsics(_ f: PreparedFrame) -> QueryIntrinsics {
         QueryIntrinsics(
@@ -51,9 +58,11 @@ enum RequestBuilder {
             parts = SingleFrameQueryRequest(common: common, image: [UInt8](frames[0].jpeg)).parts
             path = APIRoutes.queryForm.sdkPath
         }
+        var headers: [String: String] = [:]
+        if !c.activeMapCode.isEmpty { headers[routingHeader] = c.activeMapCode }
         return Body(
             path: path, data: Data(Multipart.encode(parts, boundary: boundary)),
-            contentType: Multipart.contentType(boundary: boundary))
+            contentType: Multipart.contentType(boundary: boundary), headers: headers)
     }
 
     /// The object request (SPEC §13.1).

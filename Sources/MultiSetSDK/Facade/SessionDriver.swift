@@ -370,7 +370,7 @@ final class SessionDriver: @unchecked Sendable {
         }
         let body = RequestBuilder.query(plan, frames: prepared, boundary: RequestBuilder.newBoundary())
         let handle = client.send(
-            method: "POST", path: body.path, body: body.data, contentType: body.contentType,
+            method: "POST", path: body.path, body: body.data, contentType: body.contentType, headers: body.headers,
             timeout: RequestTimeout.query, bodySent: { [weak self] in self?.post(.bodySent(runID: id)) },
             completion: { [weak self] outcome in
                 guard let self else { return }

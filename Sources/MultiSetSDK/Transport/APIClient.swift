@@ -190,10 +190,11 @@ final class APIClient: @unchecked Sendable {
     // MARK: Requests
 
     /// Sends an authenticated request: fresh token first, then on 401 one renewal and one retry.
+    /// `headers` go with every attempt (beside `Authorization`, `Accept` and `Content-Type`).
     @discardableResult
     func send(
         method: String, path: String, body: Data = Data(), contentType: String? = nil,
-        timeout: TimeInterval, bodySent: @escaping @Sendable () -> Void,
+        headers extra: [String: String] = [:], timeout: TimeInterval, bodySent: @escaping @Sendable () -> Void,
         completion: @escaping @Sendable (APIOutcome) -> Void
     ) -> RequestHandle {
         let handle = RequestHandle()
@@ -202,14 +203,15 @@ final class APIClient: @unchecked Sendable {
             return handle
         }
         attempt(
-            method: method, url: url, body: body, contentType: contentType, timeout: timeout,
+            method: method, url: url, body: body, contentType: contentType, headers: extra, timeout: timeout,
             retried: false, handle: handle, bodySent: bodySent,
             completion: { outcome in if !handle.isCancelled { completion(outcome) } })
         return handle
     }
 
     private func attempt(
-        method: String, url: URL, body: Data, contentType: String?, timeout: TimeInterval, retried: Bool,
+        method: String, url: URL, body: Data, contentType: String?, headers extra: [String: String],
+        timeout: TimeInterval, retried: Bool,
         handle: RequestHandle, bodySent: @escaping @Sendable () -> Void,
         completion: @escaping @Sendable (APIOutcome) -> Void
     ) {
@@ -221,7 +223,9 @@ final class APIClient: @unchecked Sendable {
             case .failure(.unavailable(let error, _)):
                 completion(.transportFailure(error))
             case .success(let token):
-                var headers = ["Authorization": "Bearer \(token)", "Accept": "application/json"]
+                var headers = extra.merging(["Authorization": "Bearer \(token)", "Accept": "application/json"]) {
+                    $1
+                }
                 if let contentType { headers["Content-Type"] = contentType }
                 let request = HTTPRequest(method: method, url: url, headers: headers, body: body, timeout: timeout)
                 guard !handle.isCancelled else { return }
@@ -237,7 +241,8 @@ final class APIClient: @unchecked Sendable {
                         } else {
                             self.logger.log("HTTP 401 on \(url.path); renewing the token and retrying once")
                             self.attempt(
-                                method: method, url: url, body: body, contentType: contentType, timeout: timeout,
+                                method: method, url: url, body: body, contentType: contentType, headers: extra,
+                                timeout: timeout,
                                 retried: true, handle: handle, bodySent: {}, completion: completion)
                         }
                     case .success(let response):

@@ -162,8 +162,8 @@ $(VENV)/.ok: bench/requirements.txt
 bench-solvers: deps $(VENV)/.ok
 	mkdir -p $(BENCH_DATA)/solvers bench/results
 	$(VENV)/bin/python bench/solvers/generate.py --out $(BENCH_DATA)/solvers
-	$(SWIFT) build -c release --product multiset
-	$(SWIFT) run -c release --skip-build multiset bench solvers --data $(BENCH_DATA)/solvers --out $(BENCH_DATA)/solvers/ours.json
+	$(SWIFT) build -c release --product multiset-bench
+	$(SWIFT) run -c release --skip-build multiset-bench solvers --data $(BENCH_DATA)/solvers --out $(BENCH_DATA)/solvers/ours.json
 	$(VENV)/bin/python bench/solvers/peers.py --data $(BENCH_DATA)/solvers --out $(BENCH_DATA)/solvers/peers.json --min-iterations 50
 	$(VENV)/bin/python bench/solvers/report.py --inputs $(BENCH_DATA)/solvers/ours.json $(BENCH_DATA)/solvers/peers.json --out bench/results/solvers.json
 
@@ -171,20 +171,20 @@ bench-solvers: deps $(VENV)/.ok
 ## then the renderer's frames per second.
 bench-features: deps $(VENV)/.ok
 	mkdir -p $(BENCH_DATA)/features bench/results
-	$(SWIFT) build -c release --product multiset
-	$(SWIFT) run -c release --skip-build multiset bench features --data $(BENCH_DATA)/features --out $(BENCH_DATA)/features/ours.json
+	$(SWIFT) build -c release --product multiset-bench
+	$(SWIFT) run -c release --skip-build multiset-bench features --data $(BENCH_DATA)/features --out $(BENCH_DATA)/features/ours.json
 	$(VENV)/bin/python bench/features/peers.py --data $(BENCH_DATA)/features --out $(BENCH_DATA)/features/peers.json
 	$(VENV)/bin/python bench/features/report.py --inputs $(BENCH_DATA)/features/ours.json $(BENCH_DATA)/features/peers.json --out bench/results/features.json
 	@echo "renderer (VPSSimulation), 640x480, one thread:"
-	$(SWIFT) run -c release --skip-build multiset bench render --venue room --frames 120 --seed 1
+	$(SWIFT) run -c release --skip-build multiset-bench render --venue room --frames 120 --seed 1
 
 ## bench-localize: end-to-end query latency (960x720 JPEG in, pose out, one core) against a ~100k-point map,
 ## per stage, single and 4-frame; our pose stage vs pycolmap on the same correspondences; the whole query
 ## vs OpenCV (decode, ORB, brute-force 2-NN, ratio) + PoseLib on the same map and JPEGs (pipeline_peer.py).
 bench-localize: deps $(VENV)/.ok
 	mkdir -p $(BENCH_DATA)/localize bench/results
-	$(SWIFT) build -c release --product multiset
-	$(SWIFT) run -c release --skip-build multiset bench localize --data $(BENCH_DATA)/localize --out $(BENCH_DATA)/localize/ours.json
+	$(SWIFT) build -c release --product multiset-bench
+	$(SWIFT) run -c release --skip-build multiset-bench localize --data $(BENCH_DATA)/localize --out $(BENCH_DATA)/localize/ours.json
 	$(VENV)/bin/python bench/localize/peers.py --data $(BENCH_DATA)/localize --ours $(BENCH_DATA)/localize/ours.json --out bench/results/localize.json
 	$(VENV)/bin/python bench/localize/pipeline_peer.py --matcher bf --data $(BENCH_DATA)/localize --ours $(BENCH_DATA)/localize/ours.json --out bench/results/localize-pipeline.json
 
@@ -209,8 +209,8 @@ bench-jpeg: deps
 
 ## bench-mapfile: map file load speed (target ≥ 200 MB/s).
 bench-mapfile: deps
-	$(SWIFT) build -c release --product multiset
-	$(SWIFT) run -c release --skip-build multiset bench mapfile
+	$(SWIFT) build -c release --product multiset-bench
+	$(SWIFT) run -c release --skip-build multiset-bench mapfile
 
 ## bench-server: single-frame queries/s against `multiset serve` on loopback (wrk; target ≥ 50/s, p99 ≤ 3× p50).
 bench-server: deps

@@ -22,6 +22,7 @@ let package = Package(
         .library(name: "VPSMap", targets: ["VPSMap"]),
         // Tools.
         .executable(name: "multiset", targets: ["multiset"]),
+        .executable(name: "multiset-bench", targets: ["multiset-bench"]),
         .executable(name: "multiset-bench-jpeg", targets: ["multiset-bench-jpeg"]),
     ],
     targets: [
@@ -75,11 +76,20 @@ let package = Package(
             ]),
 
         // MARK: Tools
+        // The command-line parser both tools share.
+        .target(name: "MultiSetCommandLine"),
         .executableTarget(
             name: "multiset",
             dependencies: [
-                "VPSGeometry", "VPSFeatures", "VPSMap", "VPSLocalizer", "VPSServer", "VPSSimulation", "VPSCapture",
-                "VPSTestSupport", "VPSProtocol", "MultiSetSDK", "MultiSetSampleKit",
+                "MultiSetCommandLine", "VPSGeometry", "VPSFeatures", "VPSMap", "VPSLocalizer", "VPSServer",
+                "VPSSimulation", "VPSCapture", "VPSProtocol", "MultiSetSDK", "MultiSetSampleKit",
+            ]),
+        // The benchmarks behind `make bench` (they link the test support's synthetic scenes).
+        .executableTarget(
+            name: "multiset-bench",
+            dependencies: [
+                "MultiSetCommandLine", "VPSGeometry", "VPSFeatures", "VPSImaging", "VPSMap", "VPSLocalizer",
+                "VPSSimulation", "VPSTestSupport",
             ]),
 
         // The SDK's pure-Swift JPEG codec beside libjpeg-turbo (`make bench-jpeg`; the peer stays out of the SDK).
@@ -108,7 +118,8 @@ let package = Package(
         .testTarget(
             name: "MultiSetDemoTests",
             dependencies: [
-                "multiset", "MultiSetSDK", "MultiSetSampleKit", "VPSSimulation", "VPSGeometry", "VPSProtocol",
+                "multiset", "MultiSetCommandLine", "MultiSetSDK", "MultiSetSampleKit", "VPSSimulation", "VPSGeometry",
+                "VPSProtocol",
             ]),
         // Simulator → SDK → `multiset serve` → engine on a loopback socket (slower; separate target).
         .testTarget(

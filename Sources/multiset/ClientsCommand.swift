@@ -1,8 +1,12 @@
 import Foundation
+import MultiSetCommandLine
 import VPSServer
 
 /// `multiset clients create | list | revoke`: API clients in a data directory.
 enum ClientsCommand {
+    /// The options of this command that take no value.
+    static let switches: Set<String> = ["admin"]
+
     static let usage = """
         usage: multiset clients create --name NAME [--scopes "query write"] [--admin] [--account ID]
                                       [--data DIR | --postgres CONNINFO]

@@ -1,4 +1,5 @@
 import Foundation
+import MultiSetCommandLine
 import MultiSetSDK
 import VPSGeometry
 import VPSImaging
@@ -17,6 +18,9 @@ import VPSSimulation
 /// instantly) but every request goes over the socket; a top-down PNG per act shows map points, the
 /// true path, the AR path as the anchor places it, and the server's answers.
 enum Demo {
+    /// The options of this command that take no value.
+    static let switches: Set<String> = ["no-scan", "quiet"]
+
     static let usage = """
         usage: multiset demo [--venue room|corridor|aliasing] [--mode multi|single] [--frames 4-6] [--seed N]
                              [--data DIR] [--out DIR] [--quiet] [--no-scan] [--scan-drift PCT]

@@ -1,10 +1,14 @@
 import Foundation
+import MultiSetCommandLine
 import VPSLocalizer
 import VPSMap
 
 /// `multiset eval --colmap DIR --leave-one-out`: each evaluated image of a COLMAP model localized against
 /// a map built from the model without it (`LeaveOneOutEvaluation`).
 enum EvalCOLMAPCommand {
+    /// The options of `eval --colmap` that take no value.
+    static let switches: Set<String> = Set(["json", "leave-one-out", "verbose"]).union(LocalizerFlags.switches)
+
     static let usage = """
         usage: multiset eval --colmap MODEL_DIR --images DIR --leave-one-out [--every N] [--scale S]
                              [--neighbors K] [--features orb|sift|rootsift] [--mode vps1|vps2] [--frames N]

@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import MultiSetCommandLine
 import VPSGeometry
 import VPSImaging
 import VPSLocalizer
@@ -8,6 +9,9 @@ import VPSMap
 /// `multiset eval-stereo`: a map from the left view of a calibrated stereo pair and its depth, the right
 /// view localized against it, compared with the calibration's right-from-left pose.
 enum EvalStereoCommand {
+    /// The options of this command that take no value.
+    static let switches: Set<String> = ["json"]
+
     static let usage = """
         usage: multiset eval-stereo --left L.png --right R.png --depth D.pfm --calib C.json [--max-depth-spread F]
                                 [--json FILE]

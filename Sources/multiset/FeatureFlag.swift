@@ -1,3 +1,4 @@
+import MultiSetCommandLine
 import VPSFeatures
 
 /// `--features NAME`: the local features a map is built with (queries then use the same):

@@ -1,4 +1,5 @@
 import Foundation
+import MultiSetCommandLine
 import VPSCapture
 import VPSGeometry
 import VPSImaging
@@ -9,6 +10,10 @@ import VPSServer
 /// `multiset localize` (one image, in process) and `multiset eval` (a capture dataset with truth
 /// against a map): the engine without the server.
 enum LocalizeCommand {
+    /// The options of `localize` and `eval` that take no value (`eval --colmap`'s included).
+    static let switches: Set<String> = Set(["json", "verbose"]).union(LocalizerFlags.switches).union(
+        EvalCOLMAPCommand.switches)
+
     static let localizeUsage = """
         usage: multiset localize --map CODE --image F.jpg --intrinsics fx,fy,cx,cy [--data DIR] [--json]
 

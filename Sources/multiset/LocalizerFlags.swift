@@ -1,9 +1,13 @@
+import MultiSetCommandLine
 import VPSLocalizer
 
 /// The localizer's tuning and ablation flags, shared by `multiset eval` (captures and COLMAP) and
 /// `multiset localize`: `--mode`, `--threshold`, `--ratio`, `--min-inliers`, `--guided-below`,
 /// `--rig-drift`, `--no-guided`, `--no-tighten`, `--no-scale-weights`.
 enum LocalizerFlags {
+    /// The options of this command that take no value.
+    static let switches: Set<String> = ["no-guided", "no-point-weights", "no-scale-weights", "no-tighten"]
+
     static let usage = """
           --mode vps1|vps2   search depth (default vps1)
           --threshold PX     RANSAC inlier threshold, pixels (default 6)

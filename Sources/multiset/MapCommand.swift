@@ -1,4 +1,5 @@
 import Foundation
+import MultiSetCommandLine
 import VPSGeometry
 import VPSMap
 import VPSServer
@@ -11,6 +12,9 @@ struct CommandFailure: Error, CustomStringConvertible {
 
 /// `multiset map build | list | info | export-mesh`: maps in a data directory.
 enum MapCommand {
+    /// The options of this command that take no value.
+    static let switches: Set<String> = ["json", "use-truth", "verbose"]
+
     static let buildUsage = """
         usage: multiset map build --captures DIR [--code MAP_XXXXXXXXXXXX] [--name NAME] [--geo LAT,LON,ALT [--heading DEG]]
                                   [--features orb|sift|rootsift] [--use-truth] [--verbose] [--data DIR]

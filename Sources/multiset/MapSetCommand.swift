@@ -1,10 +1,14 @@
 import Foundation
+import MultiSetCommandLine
 import VPSGeometry
 import VPSMap
 import VPSServer
 
 /// `multiset mapset create`: several maps in one frame.
 enum MapSetCommand {
+    /// The options of this command that take no value.
+    static let switches: Set<String> = []
+
     static let usage = """
         usage: multiset mapset create --name NAME --maps CODE,CODE,... [--poses "x,y,z,qx,qy,qz,qw;..."] [--data DIR]
 

@@ -1,11 +1,15 @@
 import Dispatch
 import Foundation
+import MultiSetCommandLine
 import Synchronization
 import VPSFeatures
 import VPSServer
 
 /// `multiset serve`: the REST API on libmicrohttpd over a data directory.
 enum ServeCommand {
+    /// The options of this command that take no value.
+    static let switches: Set<String> = []
+
     static let usage = """
         usage: multiset serve [--host 127.0.0.1] [--port 8080] [--data DIR] [--threads N]
                               [--public-url URL] [--rate-limit PER_MINUTE] [--token-lifetime SECONDS]
@@ -14,8 +18,8 @@ enum ServeCommand {
                               [--body-timeout SECONDS] [--max-buffered-mb MB] [--postgres CONNINFO]
                               [--trusted-proxy ADDRESS ...]
 
-        Serves the MultiSet-compatible REST API (SPEC §17) from DIR (default ./.multiset, created on first
-        run). The server owns DIR while it runs: commands that write map files refuse until it stops.
+        Serves the MultiSet-compatible REST API (its routes: GET /v1/openapi.json) from DIR (default
+        ./.multiset, created on first run). The server owns DIR while it runs: commands that write map files refuse until it stops.
         Create credentials with `multiset clients create --name NAME` (that works beside a running server).
         Limits (docs/SECURITY.md): --engine-timeout per query (default 60 s), --engine-workers localization
         threads (default: cores) and --engine-queue waiting queries (default 2 × workers; more get 503),

@@ -1,4 +1,5 @@
 import Foundation
+import MultiSetCommandLine
 import VPSGeometry
 import VPSMap
 import VPSServer
@@ -7,6 +8,9 @@ import VPSServer
 /// points): coloured points on the floor and walls of a hall, its mesh, a ring of keyframes looking out at
 /// the walls, and a georeference. Its descriptors are random, so it is for drawing, not for localization.
 enum SynthCloudCommand {
+    /// The options of this command that take no value.
+    static let switches: Set<String> = []
+
     static let usage = """
         usage: multiset synth-cloud --points N --code MAP_XXXXXXXXXXXX [--name NAME] [--keyframes K]
                                     [--account ID] [--seed S] [--data DIR]

@@ -1,4 +1,5 @@
 import Foundation
+import MultiSetCommandLine
 import VPSCapture
 import VPSGeometry
 import VPSSimulation
@@ -6,6 +7,9 @@ import VPSSimulation
 /// `multiset synth`: renders a synthetic venue along a trajectory and writes a capture dataset
 /// (docs/FORMATS.md, format v1) with ground truth.
 enum SynthCommand {
+    /// The options of this command that take no value.
+    static let switches: Set<String> = []
+
     static let usage = """
         usage: multiset synth --venue room|corridor|aliasing|object --frames N --seed S --out DIR
                               [--trajectory scan|walk|lookAround] [--width 640 --height 480]

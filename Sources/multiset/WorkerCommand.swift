@@ -1,11 +1,15 @@
 import Dispatch
 import Foundation
+import MultiSetCommandLine
 import Synchronization
 import VPSFeatures
 import VPSServer
 
 /// `multiset worker`: builds the maps of a cluster's uploads (docs/DEPLOY.md).
 enum WorkerCommand {
+    /// The options of this command that take no value.
+    static let switches: Set<String> = ["once"]
+
     static let usage = """
         usage: multiset worker --postgres CONNINFO [--work DIR] [--name NAME] [--lease SECONDS]
                                [--max-attempts N] [--poll SECONDS] [--once]

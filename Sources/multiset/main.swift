@@ -1,4 +1,5 @@
 import Foundation
+import MultiSetCommandLine
 
 /// Entry point of the `multiset` command-line tool.
 let usage = """
@@ -15,59 +16,38 @@ let usage = """
       clients         create, list or revoke API clients
       map             build, list, info, export-mesh: maps in the data directory
       mapset create   a map set of several maps in one frame
-      bench solvers   run our pose solvers on the benchmark's correspondence sets
-      bench minimal   microseconds per minimal solve
-      bench mapfile   map file write and load speed
-      bench features  ORB extraction, matching and the LSH index on synthetic images
-      bench render    frames per second of the simulator's software renderer
-      bench localize  end-to-end query latency against a ~100k-point map (JPEG in, pose out, one core)
       synth           render a synthetic venue and write a capture dataset
       synth-cloud     a large synthetic point-cloud map for viewer tests (draws, cannot localize)
 
-    Run `multiset <command> --help` for a command's options.
+    Run `multiset <command> --help` for a command's options. Benchmarks: `multiset-bench`.
     """
 
 func runMain() -> Int32 {
     let raw = Array(CommandLine.arguments.dropFirst())
     do {
-        var args = try Arguments(raw)
-        let words = args.positionals
-        switch (words.first, words.dropFirst().first) {
-        case ("bench", "solvers"):
-            return try SolverBenchmark.run(&args)
-        case ("bench", "mapfile"):
-            return try MapFileBenchmark.run(&args)
-        case ("bench", "minimal"):
-            return try MinimalSolverBenchmark.run(&args)
-        case ("bench", "features"):
-            return try FeatureBenchmark.run(&args)
-        case ("bench", "localize"):
-            return try LocalizeBenchmark.run(&args)
-        case ("bench", "render"):
-            return try RenderBenchmark.run(&args)
-        case ("localize", _):
-            return try LocalizeCommand.localize(&args)
-        case ("eval-stereo", _):
-            return try EvalStereoCommand.run(&args)
-        case ("eval", _):
-            return try LocalizeCommand.eval(&args)
-        case ("serve", _):
-            return try ServeCommand.run(&args)
-        case ("worker", _):
-            return try WorkerCommand.run(&args)
-        case ("clients", _):
-            return try ClientsCommand.run(&args)
-        case ("map", _):
-            return try MapCommand.run(&args)
-        case ("mapset", _):
-            return try MapSetCommand.run(&args)
-        case ("demo", _):
-            return try Demo.run(&args)
-        case ("synth", _):
-            return try SynthCommand.run(&args)
-        case ("synth-cloud", _):
-            return try SynthCloudCommand.run(&args)
-        case (nil, _):
+        let words = commandWords(raw)
+        /// Parses the command line with the options `switches` of the command that runs it.
+        func run(_ switches: Set<String>, _ command: (inout Arguments) throws -> Int32) throws -> Int32 {
+            var args = try Arguments(raw, switches: switches)
+            return try command(&args)
+        }
+        switch words.first {
+        case "localize": return try run(LocalizeCommand.switches, LocalizeCommand.localize)
+        case "eval-stereo": return try run(EvalStereoCommand.switches, EvalStereoCommand.run)
+        case "eval": return try run(LocalizeCommand.switches, LocalizeCommand.eval)
+        case "serve": return try run(ServeCommand.switches, ServeCommand.run)
+        case "worker": return try run(WorkerCommand.switches, WorkerCommand.run)
+        case "clients": return try run(ClientsCommand.switches, ClientsCommand.run)
+        case "map": return try run(MapCommand.switches, MapCommand.run)
+        case "mapset": return try run(MapSetCommand.switches, MapSetCommand.run)
+        case "demo": return try run(Demo.switches, Demo.run)
+        case "synth": return try run(SynthCommand.switches, SynthCommand.run)
+        case "synth-cloud": return try run(SynthCloudCommand.switches, SynthCloudCommand.run)
+        case "bench":
+            throw UsageError(
+                "benchmarks moved to their own tool: multiset-bench \(words.dropFirst().joined(separator: " "))")
+        case nil:
+            var args = try Arguments(raw, switches: [])
             if args.flag("help") {
                 print(usage)
                 return 0

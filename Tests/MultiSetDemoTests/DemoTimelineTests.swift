@@ -1,4 +1,5 @@
 import Foundation
+import MultiSetCommandLine
 import MultiSetSDK
 import Testing
 import VPSGeometry
@@ -122,12 +123,32 @@ import VPSSimulation
         ["demo", "--frames", "3"], ["demo", "--frames", "7"], ["demo", "--seed", "x"], ["demo", "--what", "1"],
     ])
     func badOptionsAreUsageErrors(_ words: [String]) throws {
-        var args = try Arguments(words)
+        var args = try Arguments(words, switches: Demo.switches)
         #expect(throws: UsageError.self) { _ = try Demo.run(&args) }
     }
 
+    /// Each command declares its own switches: under the old global list `--no-scan` (and `worker
+    /// --once`) took the next word as its value, or failed last on the line.
+    @Test func switchesAreDeclaredByTheirCommand() throws {
+        var last = try Arguments(["demo", "--no-scan"], switches: Demo.switches)
+        let lastSwitch = last.flag("no-scan")
+        #expect(lastSwitch)
+        var middle = try Arguments(["demo", "--no-scan", "--seed", "3"], switches: Demo.switches)
+        let middleSwitch = middle.flag("no-scan")
+        #expect(middleSwitch)
+        #expect(try middle.int("seed", default: 0) == 3)
+        var worker = try Arguments(["worker", "--once", "--postgres", "x"], switches: WorkerCommand.switches)
+        let once = worker.flag("once")
+        #expect(once && worker.string("postgres") == "x")
+        // A switch of another command is a valued option here.
+        var other = try Arguments(["demo", "--once", "x"], switches: Demo.switches)
+        let value = other.string("once")
+        #expect(value == "x")
+        #expect(throws: UsageError.self) { try Arguments(["demo", "--seed"], switches: Demo.switches) }
+    }
+
     @Test func helpNamesEveryOption() throws {
-        var args = try Arguments(["demo", "--help"])
+        var args = try Arguments(["demo", "--help"], switches: Demo.switches)
         #expect(try Demo.run(&args) == 0)
         for option in ["--venue", "--mode", "--frames", "--seed", "--data", "--out", "--quiet"] {
             #expect(Demo.usage.contains(option))

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Time OpenCV's ORB and brute-force matcher on the images ``multiset bench features`` wrote.
+"""Time OpenCV's ORB and brute-force matcher on the images ``multiset-bench features`` wrote.
 
 Reads ``DIR/manifest.json`` and the PGM files it lists (format in ``FORMAT.md``), and with the
 same parameters as the Swift side, single-threaded (``cv2.setNumThreads(1)``):
@@ -173,7 +173,7 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     """Command-line options."""
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--data", required=True, type=Path,
-                   help="directory written by multiset bench features")
+                   help="directory written by multiset-bench features")
     p.add_argument("--out", required=True, type=Path, help="output JSON file")
     return p.parse_args(argv)
 

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Summarize ``multiset bench features`` (ours) and ``peers.py`` (opencv-python) into a table and
+"""Summarize ``multiset-bench features`` (ours) and ``peers.py`` (opencv-python) into a table and
 ``features.json``.
 
 Inputs: the two JSON files, schema in ``FORMAT.md``. Output: a list of rows

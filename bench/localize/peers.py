@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """pycolmap's absolute pose on the localizer's own 2D-3D correspondences (``make bench-localize``).
 
-``multiset bench localize`` writes ``correspondences.json``: the PINHOLE camera of the 960x720
+``multiset-bench localize`` writes ``correspondences.json``: the PINHOLE camera of the 960x720
 queries and, per single-frame VPS-1 query, the ratio-test correspondences (pixels, map points),
 the true ``camFromWorld`` and the time our estimator (LO-RANSAC + refinement) took on exactly these
 inputs. This script times ``pycolmap.estimate_and_refine_absolute_pose`` (default options, one
@@ -37,7 +37,7 @@ def errors(R: np.ndarray, t: np.ndarray, R_true: np.ndarray, t_true: np.ndarray)
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--data", type=Path, required=True, help="folder with correspondences.json")
-    parser.add_argument("--ours", type=Path, required=True, help="ours.json from multiset bench localize")
+    parser.add_argument("--ours", type=Path, required=True, help="ours.json from multiset-bench localize")
     parser.add_argument("--out", type=Path, required=True, help="combined results (JSON)")
     parser.add_argument("--repeat", type=int, default=3, help="timed runs per set (minimum kept)")
     args = parser.parse_args()

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """The whole query as a user would build it from OpenCV and PoseLib (``make bench-localize``).
 
-``multiset bench localize`` writes the ~100k-point map it localizes against (``map_points.f64``:
+``multiset-bench localize`` writes the ~100k-point map it localizes against (``map_points.f64``:
 x y z per point; ``map_descriptors.u8``: one 32-byte ORB descriptor per point), the same 960x720
 query JPEGs (``queries/N.jpg``) and ``queries.json`` (PINHOLE camera, true ``camFromWorld``). Per
 query, on one thread, this script times:
@@ -40,7 +40,7 @@ RATIO, N_FEATURES, POSE_PX, MIN_INLIERS = 0.8, 2000, 4.0, 12
 
 
 def percentiles(values: list[float]) -> dict[str, float]:
-    """p50 and p90 as ``multiset bench localize`` computes them (sorted, index ``n * p``)."""
+    """p50 and p90 as ``multiset-bench localize`` computes them (sorted, index ``n * p``)."""
     s = sorted(values)
     if not s:
         return {"p50": float("nan"), "p90": float("nan")}
@@ -49,7 +49,7 @@ def percentiles(values: list[float]) -> dict[str, float]:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--data", type=Path, required=True, help="folder written by multiset bench localize")
+    parser.add_argument("--data", type=Path, required=True, help="folder written by multiset-bench localize")
     parser.add_argument("--ours", type=Path, help="ours.json, for the ratio table")
     parser.add_argument("--out", type=Path, required=True, help="the peer's figures (JSON)")
     parser.add_argument("--matcher", choices=["bf", "lsh"], default="bf", help="brute force or FLANN LSH")

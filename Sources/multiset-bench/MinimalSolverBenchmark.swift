@@ -1,4 +1,5 @@
 import Foundation
+import MultiSetCommandLine
 import VPSGeometry
 
 /// `multiset bench minimal`: time per call of each minimal solver on random noise-free instances.

@@ -1,4 +1,5 @@
 import Foundation
+import MultiSetCommandLine
 import VPSFeatures
 import VPSGeometry
 import VPSImaging

@@ -1,4 +1,5 @@
 import Foundation
+import MultiSetCommandLine
 import VPSGeometry
 import VPSSimulation
 

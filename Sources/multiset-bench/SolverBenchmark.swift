@@ -1,4 +1,5 @@
 import Foundation
+import MultiSetCommandLine
 import VPSGeometry
 import VPSMap
 
@@ -100,9 +101,4 @@ enum SolverBenchmark {
         }
         return sets
     }
-}
-
-struct BenchError: Error, CustomStringConvertible {
-    let description: String
-    init(_ d: String) { description = d }
 }

@@ -52,6 +52,7 @@ extension VPSService {
         case .processing:
             d.build = buildProgress.progress(mapID: m.id) ?? MapBuildProgressJSON(stage: "queued", percent: 0)
         case .failed: d.failure = MapBuildJob.failure(m.failure)
+        case .active: d.build = buildProgress.progress(mapID: m.id)  // an extension building
         default: break
         }
         return d

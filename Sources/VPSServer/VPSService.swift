@@ -30,6 +30,8 @@ public final class VPSService: HTTPService {
     /// Resumable capture uploads (`uploads/` in the data directory) and where each build stands.
     let uploads: UploadSessions
     let buildProgress = BuildProgressBoard()
+    /// Held while an extension is merged into its map, so extensions of one map apply one after another.
+    let extensionMerges = NSLock()
     /// What admission decided about each admitted request, by ticket.
     let admitted = Mutex<[Int64: Admitted]>([:])
     /// Request counters and latency histograms (`GET /metrics`).

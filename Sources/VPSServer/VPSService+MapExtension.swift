@@ -25,10 +25,12 @@ extension VPSService {
     func mapToExtend(_ form: FormFields, _ caller: Caller) throws(APIError) -> MapRecord? {
         guard let key = form.value("extends") else { return nil }
         guard form.value("code") == nil else {
-            throw APIError(.badRequest, "an upload that extends a map keeps the map's code: send extends or code, not both")
+            throw APIError(
+                .badRequest, "an upload that extends a map keeps the map's code: send extends or code, not both")
         }
         guard Identifiers.isCode(key, prefix: "MAP_") else {
-            throw APIError(.badRequest, "extends must be a map code: MAP_ followed by 12 uppercase ASCII letters or digits")
+            throw APIError(
+                .badRequest, "extends must be a map code: MAP_ followed by 12 uppercase ASCII letters or digits")
         }
         guard let map = try lookup(key, caller, kind: .map), map.code == key else {
             throw APIError(.mapNotFound, "Map \(key) not found")

@@ -33,7 +33,9 @@ extension VPSService {
         let form = try Self.form(c.request)
         let extended = try mapToExtend(form, caller)
         let name: String, code: String
-        if let extended { (name, code) = (extended.name, extended.code) } else {
+        if let extended {
+            (name, code) = (extended.name, extended.code)
+        } else {
             (name, code) = try newMapNameAndCode(form, caller)
         }
         guard let capturesJSON = form.file("captures.json") else {
@@ -43,7 +45,8 @@ extension VPSService {
         let now = clock.now()
         let record = UploadSessions.Record(
             id: Identifiers.newID(), accountID: caller.accountID, name: name, code: code, extends: extended?.code,
-            state: .receiving, mapID: extended?.id, failureCode: nil, failureMessage: nil, createdAt: now, updatedAt: now)
+            state: .receiving, mapID: extended?.id, failureCode: nil, failureMessage: nil, createdAt: now,
+            updatedAt: now)
         do { try uploads.create(record, captures: capturesJSON) } catch {
             uploads.remove(record.id)
             throw APIError(.internalError, "Storing the upload failed")

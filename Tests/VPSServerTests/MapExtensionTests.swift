@@ -9,7 +9,7 @@ import VPSSimulation
 
 @testable import VPSServer
 
-/// Extending a map with a second scan (issue 16): the SDK's scanner scans the first part of a corridor,
+/// Extending a map with a second scan (issue 16): the SDK's scanner scans the first stations of a room,
 /// the map is built; a second session scans the rest (overlapping the first at the seam) and its upload
 /// extends the map, so queries in the new part localize with the same code. A scan of another place
 /// fails with a clear reason and the map still answers from its old file.
@@ -85,7 +85,8 @@ import VPSSimulation
 
     static func token(_ service: VPSService, _ id: String, _ secret: String) throws -> String {
         let r = service.handle(
-            VPSServer.HTTPRequest(method: "POST", path: "/v1/m2m/token", headers: [("Username", id), ("Password", secret)]))
+            VPSServer.HTTPRequest(
+                method: "POST", path: "/v1/m2m/token", headers: [("Username", id), ("Password", secret)]))
         return try JSONDecoder().decode(TokenResponse.self, from: Data(r.body)).token
     }
 
@@ -128,21 +129,23 @@ import VPSSimulation
                 try? await Task.sleep(nanoseconds: 50_000_000)
             })
 
-        // 1. The first part of the corridor, scanned and built.
-        let venue = Venue.generate(.corridor, seed: 41, texelScale: 2)
-        let full = Trajectory.generate(.scan, in: venue, seed: 41)
-        let seam = (first: 0.55 * full.duration, second: 0.4 * full.duration)
-        let first = try Self.scan(venue, full.slice(from: 0, to: seam.first), seed: 42, into: root.appendingPathComponent("a"))
+        // 1. The first stations of the room's scan, scanned and built.
+        let venue = Venue.generate(.room, seed: 31, texelScale: 2)
+        let full = Trajectory.generate(.scan, in: venue, seed: 31)
+        let seam = (first: 0.6 * full.duration, second: 0.45 * full.duration)
+        print("map extension: the room's scan takes \(String(format: "%.0f", full.duration)) s")
+        let first = try Self.scan(
+            venue, full.slice(from: 0, to: seam.first), seed: 42, into: root.appendingPathComponent("a"))
         #expect(first.0.isReadyToUpload, "\(first.0.problems)")
-        let built = try await uploader.upload(first.0, name: "corridor", code: "MAP_EXTENDTEST01")
+        let built = try await uploader.upload(first.0, name: "room", code: "MAP_EXTENDTEST01")
         let before = try #require(
             try data.store.map(idOrCode: "MAP_EXTENDTEST01", accountID: DataDirectory.defaultAccountID, kind: .map))
         #expect(before.status == .active && before.id == built.mapId)
         let venueFromMap = try #require(alignRigid(source: first.ar, target: first.truth))
         // Queries: in the first part, and in the part only the second scan covers (the walk's poses
         // between its stations, off the keyframes).
-        let oldArea = stride(from: 0.1, to: 0.45, by: 0.07).map { full.worldFromCamera(at: $0 * full.duration + 0.45) }
-        let newArea = stride(from: 0.68, to: 0.98, by: 0.05).map { full.worldFromCamera(at: $0 * full.duration + 0.45) }
+        let oldArea = stride(from: 0.05, to: 0.45, by: 0.07).map { full.worldFromCamera(at: $0 * full.duration + 0.45) }
+        let newArea = stride(from: 0.66, to: 0.98, by: 0.04).map { full.worldFromCamera(at: $0 * full.duration + 0.45) }
         let oldBefore = try Self.localize(
             service, token: token, code: built.mapCode, venue: venue, poses: oldArea, venueFromMap: venueFromMap)
         let newBefore = try Self.localize(
@@ -150,7 +153,9 @@ import VPSSimulation
         print("map extension: before, old area \(oldBefore), new area \(newBefore) of \(newArea.count)")
 
         // 2. Refused at once: an unknown map, another account's map, extends with a code.
-        #expect(Self.code(Self.startUpload(service, token: token, [.field("extends", "MAP_NOSUCHMAP001")])) == "MAP_NOT_FOUND")
+        #expect(
+            Self.code(Self.startUpload(service, token: token, [.field("extends", "MAP_NOSUCHMAP001")]))
+                == "MAP_NOT_FOUND")
         try data.store.createAccount(AccountRecord(id: "0000000000000000000000f2", name: "other", createdAt: 0))
         let (otherID, otherSecret) = try data.createClient(
             name: "other", accountID: "0000000000000000000000f2", hasher: hasher)
@@ -164,7 +169,7 @@ import VPSSimulation
         // 3. A scan of another place: it cannot be placed in the map; the map is untouched.
         let room = Venue.generate(.room, seed: 43, texelScale: 2)
         let elsewhere = try Self.scan(
-            room, Trajectory.generate(.scan, in: room, duration: 40, seed: 43), seed: 44,
+            room, Trajectory.generate(.scan, in: room, duration: seam.first, seed: 43), seed: 44,
             into: root.appendingPathComponent("elsewhere"))
         var refusal: ScanError?
         do { _ = try await uploader.extend(mapCode: "MAP_EXTENDTEST01", with: elsewhere.0) } catch { refusal = error }
@@ -182,7 +187,7 @@ import VPSSimulation
             service, token: token, code: built.mapCode, venue: venue, poses: oldArea, venueFromMap: venueFromMap)
         #expect(oldAfterFailure == oldBefore)
 
-        // 4. The rest of the corridor, from a second session whose frame starts elsewhere: it extends the map.
+        // 4. The rest of the room's scan, from a second session whose frame starts elsewhere: it extends the map.
         let second = try Self.scan(
             venue, full.slice(from: seam.second), seed: 45, into: root.appendingPathComponent("b"))
         #expect(second.0.isReadyToUpload, "\(second.0.problems)")
@@ -190,7 +195,7 @@ import VPSSimulation
         #expect(extended.mapCode == "MAP_EXTENDTEST01" && extended.mapId == before.id)
         let after = try #require(
             try data.store.map(idOrCode: "MAP_EXTENDTEST01", accountID: DataDirectory.defaultAccountID, kind: .map))
-        #expect(after.status == .active && after.file != before.file && after.name == "corridor")
+        #expect(after.status == .active && after.file != before.file && after.name == "room")
         #expect(!FileManager.default.fileExists(atPath: data.mapFile(before).path))
         let map = try MapFile.read(from: data.mapFile(after))
         let baseMap = first.0.dataset.frames.count

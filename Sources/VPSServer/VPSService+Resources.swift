@@ -89,6 +89,7 @@ extension VPSService {
             }
         }
         builds.cancel(mapID: id)
+        buildProgress.finished(mapID: id)
         removeFiles(of: record)
         engine.evict(mapID: id)
         return HTTPResponse(status: 204)

@@ -6,7 +6,7 @@ import RealityKit
 import SwiftUI
 
 /// The "Scan a map" screen: the camera, the live coverage and warnings, the main button (start, finish,
-/// upload, localize here) and the upload and build progress. A thin binding over `ScanViewModel`.
+/// upload, localize here), "Extend this map" once a map is ready, and the upload and build progress. A thin binding over `ScanViewModel`.
 @available(iOS 17.0, *)
 public struct ScanView: View {
     @StateObject private var model: ScanViewModel
@@ -21,8 +21,11 @@ public struct ScanView: View {
         _model = StateObject(
             wrappedValue: ScanViewModel(
                 folder: folder,
-                upload: { result, name, progress throws(ScanError) in
-                    try await uploader.upload(result, name: name, progress: progress)
+                upload: { result, target, progress throws(ScanError) in
+                    switch target {
+                    case .newMap(let name): try await uploader.upload(result, name: name, progress: progress)
+                    case .extend(let code): try await uploader.extend(mapCode: code, with: result, progress: progress)
+                    }
                 }))
         self.onLocalizeHere = onLocalizeHere
     }
@@ -40,10 +43,13 @@ public struct ScanView: View {
                     ProgressView(value: fraction) { Text(model.progressText ?? "") }
                 }
                 TextField("Map name", text: $model.mapName).textFieldStyle(.roundedBorder)
-                    .disabled(model.phase != .ready)
+                    .disabled(model.phase != .ready || model.extendingMapCode != nil)
                 Button(model.primaryButtonTitle) { model.tapPrimary() }
                     .buttonStyle(.borderedProminent)
                     .disabled(!model.isPrimaryEnabled)
+                if model.canExtend {
+                    Button("Extend this map") { model.extendThisMap() }.buttonStyle(.bordered)
+                }
             }
             .padding()
             .background(.ultraThinMaterial, in: RoundedRectangle(cornerRadius: 16))

@@ -3,7 +3,7 @@ import MultiSetSDK
 
 /// The "Scan a map" screen (docs/SCANNING.md): start, live feedback, finish (with the reasons a scan
 /// is not fit), upload progress, build progress, then "Localize here" into the AR screen with the new
-/// map's code.
+/// map's code; "Extend this map" then scans more of the same place and merges it into that map.
 ///
 /// The host feeds AR frames with ``frameArrived(_:tracking:)``; the upload runs through the injected
 /// `upload` (a ``ScanUploader`` in the app) and its progress comes back through `deliver` (the main
@@ -25,10 +25,11 @@ public final class ScanViewModel: ChangeNotifying {
         case failed(code: String, message: String)
     }
 
-    /// Uploads a finished scan named `name`, reporting progress.
+    /// Uploads a finished scan as a new map or an extension (``ScanTarget``), reporting progress (a
+    /// ``ScanUploader``'s `upload` or `extend` in the app).
     public typealias Upload =
         @Sendable (
-            MapScanner.ScanResult, _ name: String, _ progress: @escaping @Sendable (ScanUploadProgress) -> Void
+            MapScanner.ScanResult, _ target: ScanTarget, _ progress: @escaping @Sendable (ScanUploadProgress) -> Void
         ) async throws(ScanError) -> ScanUploadOutcome
 
     /// The screen's phase.
@@ -39,6 +40,8 @@ public final class ScanViewModel: ChangeNotifying {
     public private(set) var progress: ScanUploadProgress? { didSet { notifyChange() } }
     /// The new map's name.
     public var mapName = "My scan" { didSet { notifyChange() } }
+    /// The map the current scan extends (``extendMap(_:)``, ``extendThisMap()``); nil for a new map.
+    public private(set) var extendingMapCode: String? { didSet { notifyChange() } }
     /// Called with the new map's code by ``localizeHere()``.
     public var onLocalizeHere: ((String) -> Void)?
     public var onChange: (() -> Void)?
@@ -67,11 +70,11 @@ public final class ScanViewModel: ChangeNotifying {
     /// The screen's title.
     public var titleText: String {
         switch phase {
-        case .ready: "Scan a map"
-        case .scanning: "Scanning…"
+        case .ready: extendingMapCode == nil ? "Scan a map" : "Extend \(extendingMapCode ?? "")"
+        case .scanning: extendingMapCode == nil ? "Scanning…" : "Scanning more of the map…"
         case .review(let p): p.isEmpty ? "Scan complete" : "Scan not ready"
-        case .uploading: "Uploading the scan"
-        case .done: "Map ready"
+        case .uploading: extendingMapCode == nil ? "Uploading the scan" : "Extending the map"
+        case .done: extendingMapCode == nil ? "Map ready" : "Map extended"
         case .failed: "Scan failed"
         }
     }
@@ -119,7 +122,7 @@ public final class ScanViewModel: ChangeNotifying {
         switch phase {
         case .ready: "Start scanning"
         case .scanning: "Finish"
-        case .review(let p): p.isEmpty ? "Upload" : "Scan again"
+        case .review(let p): p.isEmpty ? (extendingMapCode == nil ? "Upload" : "Upload and extend") : "Scan again"
         case .uploading: "Uploading…"
         case .done: "Localize here"
         case .failed: "Scan again"
@@ -128,6 +131,12 @@ public final class ScanViewModel: ChangeNotifying {
 
     /// False while uploading.
     public var isPrimaryEnabled: Bool { phase != .uploading }
+
+    /// True when "Extend this map" applies: a map is ready.
+    public var canExtend: Bool {
+        if case .done = phase { return true }
+        return false
+    }
 
     // MARK: Actions
 
@@ -141,6 +150,27 @@ public final class ScanViewModel: ChangeNotifying {
         case .uploading: break
         case .done: localizeHere()
         }
+    }
+
+    /// "Extend this map": starts a scan whose upload extends the map just made (or extended).
+    public func extendThisMap() {
+        guard case .done(let code) = phase else { return }
+        extendMap(code)
+    }
+
+    /// Starts a scan whose upload extends the account's map `mapCode` (e.g. chosen on the Landing
+    /// screen's list) instead of making a new map.
+    public func extendMap(_ mapCode: String) {
+        guard phase != .uploading, phase != .scanning else { return }
+        extendingMapCode = mapCode
+        start()
+    }
+
+    /// Back to making a new map (the next scan is not an extension).
+    public func scanNewMap() {
+        guard phase != .uploading, phase != .scanning else { return }
+        extendingMapCode = nil
+        phase = .ready
     }
 
     /// Starts a new scan (an earlier one's folder is replaced).
@@ -184,13 +214,14 @@ public final class ScanViewModel: ChangeNotifying {
     public func startUpload() -> Task<Void, Never>? {
         guard case .review(let p) = phase, p.isEmpty, let result else { return nil }
         phase = .uploading
-        let upload = self.upload, deliver = self.deliver, name = mapName
+        let upload = self.upload, deliver = self.deliver
+        let target = extendingMapCode.map { ScanTarget.extend(mapCode: $0) } ?? .newMap(name: mapName)
         let box = WeakBox(self)
         return Task {
             let outcome: Result<ScanUploadOutcome, ScanError>
             do throws(ScanError) {
                 outcome = .success(
-                    try await upload(result, name) { p in deliver { box.value?.progress = p } })
+                    try await upload(result, target) { p in deliver { box.value?.progress = p } })
             } catch {
                 outcome = .failure(error)
             }

@@ -21,8 +21,10 @@ public final class LocalizerEngine: QueryEngine {
     /// Receives each query's time per stage (`extract`, `match`, `pose`), for `/metrics`.
     let metrics: Metrics?
     /// Prepared maps by record id (a code can be re-used after a delete, an id never is), and maps
-    /// that failed to load, so a broken file is not re-read by every query.
-    private let cache = Mutex([String: Result<LocalizationMap, APIError>]())
+    /// that failed to load, so a broken file is not re-read by every query; each with the record's
+    /// file, so a map whose file an extension replaced is read again even by a query that raced the
+    /// eviction.
+    private let cache = Mutex([String: (file: String, map: Result<LocalizationMap, APIError>)]())
 
     /// An engine over a data directory; pass the service's `Metrics` to export stage timings.
     public convenience init(
@@ -50,7 +52,7 @@ public final class LocalizerEngine: QueryEngine {
     public var loadedMaps: Int {
         cache.withLock { c in
             c.values.filter {
-                if case .success = $0 { return true }
+                if case .success = $0.map { return true }
                 return false
             }.count
         }
@@ -61,7 +63,7 @@ public final class LocalizerEngine: QueryEngine {
     /// The prepared map of a record, loaded on first use. A file that cannot be read answers 409
     /// `MAP_NOT_ACTIVE` without naming server paths, and is remembered until the map is evicted.
     func map(_ record: MapRecord) throws(APIError) -> LocalizationMap {
-        if let m = cache.withLock({ $0[record.id] }) { return try m.get() }
+        if let m = cache.withLock({ $0[record.id] }), m.file == record.file { return try m.map.get() }
         let loaded: Result<LocalizationMap, APIError>
         do {
             loaded = .success(try LocalizationMap(try MapFile.read(from: mapFile(record))))
@@ -74,8 +76,8 @@ public final class LocalizerEngine: QueryEngine {
             loaded = .failure(APIError(.mapNotActive, "Map \(record.code) cannot be loaded"))
         }
         return try cache.withLock { c in
-            if let existing = c[record.id] { return existing }
-            c[record.id] = loaded
+            if let existing = c[record.id], existing.file == record.file { return existing.map }
+            c[record.id] = (record.file, loaded)
             return loaded
         }.get()
     }

@@ -61,6 +61,7 @@ enum OpenAPISchemas {
                 "UploadSession": object(
                     [
                         "uploadId": string(pattern: #"^[0-9a-f]{24}$"#), "name": string(), "mapCode": string(),
+                        "extends": string(pattern: mapCode),
                         "state": string(enumeration: ["receiving", "building", "done", "failed"]),
                         "files": int(minimum: 0), "received": int(minimum: 0), "missing": array(string()),
                         "build": ["type": "object"], "failure": ["type": "object"],
@@ -294,13 +295,17 @@ enum OpenAPISchemas {
 
     /// The form that starts a resumable upload (docs/SCANNING.md).
     static var uploadStartForm: JSON {
-        object(
+        var s = object(
             [
                 "name": string(
                     pattern: #"^[^\x00-\x20\x7F]([^\x00-\x1F\x7F]{0,198}[^\x00-\x20\x7F])?$"#, maxLength: 200),
                 "code": string(pattern: mapCode),
+                "extends": string(pattern: mapCode),
                 "captures.json": binary("The capture dataset's captures.json (docs/FORMATS.md); its images follow"),
-            ], required: ["name", "captures.json"])
+            ], required: ["captures.json"])
+        s["description"] =
+            "A new map needs name (and may give code). With extends (the code of one of the account's active maps, without code; name is then unused) the scan extends that map: it is aligned to the map's overlap and merged into it, the map keeping its code."
+        return s
     }
 
     // MARK: Operations
@@ -415,7 +420,9 @@ enum OpenAPISchemas {
         case APIRoutes.uploadStart:
             op["requestBody"] = multipart(uploadStartForm)
             responses["201"] = ok("UploadSession", status: "Started; send the files named in missing")
-            responses["409"] = error("The code is already used by one of the account's maps")
+            responses["404"] = error("extends names no map of the account")
+            responses["409"] = error(
+                "The code is already used by one of the account's maps, or the extended map is not active")
         case APIRoutes.uploadStatus:
             parameters = [pathParameter(#"^[0-9a-f]{24}$"#)]
             responses["200"] = ok("UploadSession")
@@ -428,9 +435,10 @@ enum OpenAPISchemas {
         case APIRoutes.uploadComplete:
             parameters = [pathParameter(#"^[0-9a-f]{24}$"#)]
             responses["200"] = ok("UploadSession", status: "Already completed")
-            responses["202"] = ok("UploadSession", status: "Completed; the map builds in the background")
-            responses["404"] = error("Unknown, expired or foreign upload")
-            responses["409"] = error("Files are missing")
+            responses["202"] = ok(
+                "UploadSession", status: "Completed; the map (or the extension) builds in the background")
+            responses["404"] = error("Unknown, expired or foreign upload, or the extended map was deleted")
+            responses["409"] = error("Files are missing, or the extended map is no longer active")
             responses["429"] = error("The account's build quota is used up")
         case APIRoutes.mapQuality:
             parameters = [pathParameter(key)]

@@ -52,6 +52,7 @@ extension VPSService {
         case .processing:
             d.build = buildProgress.progress(mapID: m.id) ?? MapBuildProgressJSON(stage: "queued", percent: 0)
         case .failed: d.failure = MapBuildJob.failure(m.failure)
+        case .active: d.build = buildProgress.progress(mapID: m.id)  // an extension building
         default: break
         }
         return d
@@ -89,6 +90,7 @@ extension VPSService {
         }
         builds.cancel(mapID: id)
         cancelClusterBuild(mapID: id)
+        buildProgress.finished(mapID: id)
         removeFiles(of: record)
         engine.evict(mapID: id)
         return HTTPResponse(status: 204)

@@ -233,9 +233,11 @@ extension VPSService {
             })
     }
 
-    /// Queues again the builds a stop or a crash interrupted (`DataDirectory.resumableBuilds`).
+    /// Queues again the builds a stop or a crash interrupted (`DataDirectory.resumableBuilds`), and the
+    /// map extensions (upload sessions left building).
     public func resumeBuilds(_ records: [MapRecord]) {
         for r in records where r.status == .processing { enqueueBuild(r) }
+        resumeExtensions()
     }
 
     /// Owner-only permissions on files the server wrote.

@@ -6,7 +6,7 @@ import VPSProtocol
 
 /// Resumable capture-dataset uploads (beyond the vendor's API; what the SDK's `ScanUploader` speaks):
 ///
-/// 1. `POST /v1/vps/map/uploads` (multipart: `name`, optional `code`, a `captures.json` part): the
+/// 1. `POST /v1/vps/map/uploads` (multipart: `name`, optional `code` or `extends`, a `captures.json` part): the
 ///    dataset is validated as for `POST /v1/vps/map/upload` (confined paths, frame and pixel limits,
 ///    the code free in the account) and a session is created (201, `UploadSessionJSON`).
 /// 2. `POST /v1/vps/map/uploads/{id}/files` (multipart, one part per image named by its path in
@@ -22,20 +22,31 @@ import VPSProtocol
 ///
 /// After completion the status follows the map: `building` (with `build {stage, percent}`), `done`
 /// (active) or `failed` (`failure {code, message}`). Sessions of another account are 404.
+///
+/// A session started with `extends` (a map code of the caller's) extends that map instead of creating
+/// one (`VPSService+MapExtension.swift`): its status follows the extension's build, and the map keeps
+/// answering from its current file until the extended one replaces it.
 extension VPSService {
     func startUpload(_ c: Context) throws(APIError) -> HTTPResponse {
         let caller = try caller(c)
         try require(caller, "write")
         let form = try Self.form(c.request)
-        let (name, code) = try newMapNameAndCode(form, caller)
+        let extended = try mapToExtend(form, caller)
+        let name: String, code: String
+        if let extended {
+            (name, code) = (extended.name, extended.code)
+        } else {
+            (name, code) = try newMapNameAndCode(form, caller)
+        }
         guard let capturesJSON = form.file("captures.json") else {
             throw APIError(.badRequest, "a resumable upload starts with its captures.json part")
         }
         _ = try checkedDataset(capturesJSON)
         let now = clock.now()
         let record = UploadSessions.Record(
-            id: Identifiers.newID(), accountID: caller.accountID, name: name, code: code, extends: nil,
-            state: .receiving, mapID: nil, failureCode: nil, failureMessage: nil, createdAt: now, updatedAt: now)
+            id: Identifiers.newID(), accountID: caller.accountID, name: name, code: code, extends: extended?.code,
+            state: .receiving, mapID: extended?.id, failureCode: nil, failureMessage: nil, createdAt: now,
+            updatedAt: now)
         do { try uploads.create(record, captures: capturesJSON) } catch {
             uploads.remove(record.id)
             throw APIError(.internalError, "Storing the upload failed")
@@ -94,8 +105,8 @@ extension VPSService {
         let id = c.parameters["key"] ?? ""
         let files = MapFiles(dataDirectory: config.dataDirectory)
         let outcome = try uploads.update(id, accountID: caller.accountID) {
-            (r: inout UploadSessions.Record) throws(APIError) -> (UploadSessions.Record, MapRecord?) in
-            guard r.state == .receiving else { return (r, nil) }
+            (r: inout UploadSessions.Record) throws(APIError) -> (UploadSessions.Record, MapRecord?, Bool) in
+            guard r.state == .receiving else { return (r, nil, false) }
             guard let dataset = uploads.captures(id) else { throw APIError(.internalError, "The upload is damaged") }
             let paths = dataset.frames.map(\.image)
             let received = uploads.received(id, paths: paths)
@@ -111,6 +122,10 @@ extension VPSService {
                     .buildQuotaExceeded,
                     "This account already has \(config.uploads.maxBuildsPerAccount) builds queued or running; retry when one ends"
                 )
+            }
+            if r.extends != nil {
+                try completeExtension(&r, caller: caller)
+                return (r, nil, true)
             }
             let now = clock.now()
             let map = MapRecord(
@@ -148,10 +163,10 @@ extension VPSService {
             r.state = .building
             r.mapID = map.id
             r.updatedAt = now
-            return (r, map)
+            return (r, map, true)
         }
-        if let map = outcome.1 { enqueueBuild(map) }
-        return .json(try uploadStatus(outcome.0), status: outcome.1 == nil ? 200 : 202)
+        if let map = outcome.1 { enqueueBuild(map) } else if outcome.2 { enqueueExtension(outcome.0) }
+        return .json(try uploadStatus(outcome.0), status: outcome.2 ? 202 : 200)
     }
 
     /// The dataset of a `captures.json`, after the same checks as `POST /v1/vps/map/upload` (declared
@@ -210,6 +225,26 @@ extension VPSService {
             received = have.count
             bytes = have.values.reduce(0, +)
             missing = paths.filter { have[$0] == nil }
+        } else if r.extends != nil, let mapID = r.mapID {
+            files = uploads.captures(r.id)?.frames.count ?? 0
+            received = files
+            switch r.state {
+            case .building:
+                let map: MapRecord?
+                do { map = try store.map(idOrCode: mapID, accountID: r.accountID, kind: .map) } catch {
+                    throw APIError(.internalError, "Storage error")
+                }
+                if map == nil {
+                    state = UploadSessions.Record.State.failed.rawValue
+                    failure = MapBuildFailureJSON(code: "MAP_NOT_FOUND", message: "the map was deleted")
+                } else {
+                    build = buildProgress.progress(mapID: mapID) ?? MapBuildProgressJSON(stage: "queued", percent: 0)
+                }
+            case .failed:
+                failure = MapBuildFailureJSON(
+                    code: r.failureCode ?? "MAP_BUILD_FAILED", message: r.failureMessage ?? "the extension failed")
+            case .receiving, .done: break
+            }
         } else if let mapID = r.mapID {
             let map: MapRecord?
             do { map = try store.map(idOrCode: mapID, accountID: r.accountID, kind: .map) } catch {

@@ -29,7 +29,9 @@ public final class VPSService: HTTPService {
     let builds: BuildQueue
     /// Resumable capture uploads (`uploads/` in the data directory) and where each build stands.
     let uploads: UploadSessions
-    let buildProgress = BuildProgressBoard()
+    let buildProgress: BuildProgressBoard
+    /// Held while an extension is merged into its map, so extensions of one map apply one after another.
+    let extensionMerges = NSLock()
     /// What admission decided about each admitted request, by ticket.
     let admitted = Mutex<[Int64: Admitted]>([:])
     /// Request counters and latency histograms (`GET /metrics`).
@@ -74,6 +76,8 @@ public final class VPSService: HTTPService {
         ioPool = WorkerPool(name: "vps-io", workers: config.ioWorkers, capacity: config.ioQueue)
         builds = BuildQueue(workers: config.uploads.buildWorkers)
         uploads = UploadSessions(dataDirectory: config.dataDirectory)
+        buildProgress = BuildProgressBoard(
+            folder: URL(fileURLWithPath: config.dataDirectory, isDirectory: true).appendingPathComponent("progress"))
         // A libcrypto failure here leaves links valid only until a restart, never forgeable.
         fileKey = (try? Crypto.hmacSHA256(key: jwtKey, message: Array("file-links".utf8))) ?? Crypto.randomBytes(32)
         let metrics = sharedMetrics ?? Metrics()

@@ -36,6 +36,7 @@ import simd
 
     final class Calls: @unchecked Sendable {
         let uploads = Mutex(0)
+        let targets = Mutex<[ScanTarget]>([])
         /// What the model delivers to its queue, run by the test when it chooses.
         let pending = Mutex<[@Sendable () -> Void]>([])
 
@@ -54,12 +55,12 @@ import simd
         let calls = Calls()
         let vm = ScanViewModel(
             scanner: MapScanner(imageCodec: StubCodec()), folder: folder,
-            upload: { result, name, progress throws(ScanError) in
+            upload: { result, target, progress throws(ScanError) in
                 calls.uploads.withLock { $0 += 1 }
                 progress(
                     .uploading(filesDone: 0, filesTotal: result.dataset.frames.count, bytesDone: 0, bytesTotal: 10))
                 progress(.building(stage: "matching", percent: 55))
-                #expect(name == "Lobby")
+                calls.targets.withLock { $0.append(target) }
                 return ScanUploadOutcome(uploadId: "u", mapCode: "MAP_SCANNEDLOBBY", mapId: "m", retries: 0)
             }, deliver: { work in calls.pending.withLock { $0.append(work) } })
         var changes = 0
@@ -100,7 +101,24 @@ import simd
         vm.tapPrimary()
         #expect(localized == "MAP_SCANNEDLOBBY")
         #expect(calls.uploads.withLock { $0 } == 1)
+        #expect(calls.targets.withLock { $0 } == [.newMap(name: "Lobby")])
         #expect(changes > 10)
+
+        // "Extend this map": a second scan whose upload extends the same code.
+        #expect(vm.canExtend)
+        vm.extendThisMap()
+        #expect(vm.phase == .scanning && vm.extendingMapCode == "MAP_SCANNEDLOBBY" && !vm.canExtend)
+        #expect(vm.titleText == "Scanning more of the map…")
+        Self.feed(vm, seconds: 15)
+        vm.finish()
+        #expect(vm.phase == .review([]) && vm.primaryButtonTitle == "Upload and extend")
+        await vm.startUpload()?.value
+        calls.drain()
+        #expect(calls.targets.withLock { $0 } == [.newMap(name: "Lobby"), .extend(mapCode: "MAP_SCANNEDLOBBY")])
+        #expect(vm.phase == .done(mapCode: "MAP_SCANNEDLOBBY") && vm.titleText == "Map extended")
+        // Back to new maps.
+        vm.scanNewMap()
+        #expect(vm.phase == .ready && vm.extendingMapCode == nil && vm.titleText == "Scan a map")
     }
 
     @Test func aFailedBuildShowsTheBuildersReason() async throws {

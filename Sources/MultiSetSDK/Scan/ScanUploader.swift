@@ -54,6 +54,34 @@ public final class ScanUploader: Sendable {
         _ scan: MapScanner.ScanResult, name: String, code: String? = nil, resuming: String? = nil,
         progress: @escaping @Sendable (ScanUploadProgress) -> Void = { _ in }
     ) async throws(ScanError) -> ScanUploadOutcome {
+        var fields = [MultipartPart.field("name", name)]
+        if let code { fields.append(.field("code", code)) }
+        return try await send(scan, fields: fields, resuming: resuming, progress: progress)
+    }
+
+    /// Uploads `scan` as an extension of the account's map `mapCode` (a second scan of the same place,
+    /// e.g. filling a gap or adding a room) and waits until the server has merged it: the map keeps its
+    /// code and name and answers queries in the new areas once the outcome is returned.
+    ///
+    /// - Parameters:
+    ///   - mapCode: the map to extend; it must be active.
+    ///   - resuming: the upload id of an earlier attempt at the same extension.
+    ///   - progress: called as files go up and the build advances.
+    /// - Throws: as ``upload(_:name:code:resuming:progress:)``; `.server` with `MAP_NOT_FOUND` (unknown
+    ///   or another account's map) or `MAP_NOT_ACTIVE`; `.buildFailed` with `MAP_EXTEND_NO_OVERLAP` when
+    ///   the scan could not be placed in the map (the map is unchanged).
+    public func extend(
+        mapCode: String, with scan: MapScanner.ScanResult, resuming: String? = nil,
+        progress: @escaping @Sendable (ScanUploadProgress) -> Void = { _ in }
+    ) async throws(ScanError) -> ScanUploadOutcome {
+        try await send(scan, fields: [.field("extends", mapCode)], resuming: resuming, progress: progress)
+    }
+
+    /// The upload itself: the session (started with `fields`), the files, completion, the build.
+    private func send(
+        _ scan: MapScanner.ScanResult, fields: [MultipartPart], resuming: String?,
+        progress: @escaping @Sendable (ScanUploadProgress) -> Void
+    ) async throws(ScanError) -> ScanUploadOutcome {
         guard scan.isReadyToUpload else { throw .notReady(scan.problems) }
         var retries = 0
         let captures: Data
@@ -76,8 +104,7 @@ public final class ScanUploader: Sendable {
                 try await self.request("GET", "/vps/map/uploads/\(resuming)")
             }
         } else {
-            var parts = [MultipartPart.field("name", name)]
-            if let code { parts.append(.field("code", code)) }
+            var parts = fields
             parts.append(
                 MultipartPart(
                     name: "captures.json", filename: "captures.json", contentType: "application/json",

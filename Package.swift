@@ -78,10 +78,18 @@ let package = Package(
         // MARK: Tools
         // The command-line parser both tools share.
         .target(name: "MultiSetCommandLine"),
+        // `multiset demo`: the whole loop on one machine (simulated phone, SDK, sample screen, server).
+        .target(
+            name: "MultiSetDemo",
+            dependencies: [
+                "MultiSetCommandLine", "MultiSetSDK", "MultiSetSampleKit", "VPSFeatures", "VPSGeometry", "VPSImaging",
+                "VPSMap", "VPSProtocol", "VPSServer", "VPSSimulation",
+            ]),
         .executableTarget(
             name: "multiset",
             dependencies: [
-                "MultiSetCommandLine", "VPSGeometry", "VPSFeatures", "VPSMap", "VPSLocalizer", "VPSServer",
+                "MultiSetCommandLine", "MultiSetDemo", "VPSGeometry", "VPSFeatures", "VPSMap", "VPSLocalizer",
+                "VPSServer",
                 "VPSSimulation", "VPSCapture", "VPSProtocol", "MultiSetSDK", "MultiSetSampleKit",
             ]),
         // The benchmarks behind `make bench` (they link the test support's synthetic scenes).
@@ -118,7 +126,8 @@ let package = Package(
         .testTarget(
             name: "MultiSetDemoTests",
             dependencies: [
-                "multiset", "MultiSetCommandLine", "MultiSetSDK", "MultiSetSampleKit", "VPSSimulation", "VPSGeometry",
+                "MultiSetDemo", "MultiSetCommandLine", "MultiSetSDK", "MultiSetSampleKit", "VPSSimulation",
+                "VPSGeometry",
                 "VPSProtocol",
             ]),
         // Simulator → SDK → `multiset serve` → engine on a loopback socket (slower; separate target).

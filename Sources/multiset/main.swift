@@ -1,5 +1,6 @@
 import Foundation
 import MultiSetCommandLine
+import MultiSetDemo
 
 /// Entry point of the `multiset` command-line tool.
 let usage = """

@@ -5,7 +5,7 @@ import Testing
 import VPSGeometry
 import VPSSimulation
 
-@testable import multiset
+@testable import MultiSetDemo
 
 /// The structure of `multiset demo`'s timeline for a fixed seed, against a stub server answering from
 /// the ground truth: what the screen shows, when, and what the SDK reports (numbers in the text are
@@ -137,7 +137,7 @@ import VPSSimulation
         let middleSwitch = middle.flag("no-scan")
         #expect(middleSwitch)
         #expect(try middle.int("seed", default: 0) == 3)
-        var worker = try Arguments(["worker", "--once", "--postgres", "x"], switches: WorkerCommand.switches)
+        var worker = try Arguments(["worker", "--once", "--postgres", "x"], switches: ["once"])
         let once = worker.flag("once")
         #expect(once && worker.string("postgres") == "x")
         // A switch of another command is a valued option here.

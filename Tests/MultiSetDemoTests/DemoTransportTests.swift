@@ -2,7 +2,7 @@ import Foundation
 import MultiSetSDK
 import Testing
 
-@testable import multiset
+@testable import MultiSetDemo
 
 /// `DemoTransport` puts real requests on the virtual clock: "body sent" 0.1 s and answers 0.5 s
 /// (queries) or 0.1 s (everything else) after a request leaves, in order, only when released.

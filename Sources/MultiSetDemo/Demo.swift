@@ -17,9 +17,9 @@ import VPSSimulation
 /// aliasing venue — a wrong match the pose-consistency gate discards. Time is virtual (timers run
 /// instantly) but every request goes over the socket; a top-down PNG per act shows map points, the
 /// true path, the AR path as the anchor places it, and the server's answers.
-enum Demo {
+public enum Demo {
     /// The options of this command that take no value.
-    static let switches: Set<String> = ["no-scan", "quiet"]
+    public static let switches: Set<String> = ["no-scan", "quiet"]
 
     static let usage = """
         usage: multiset demo [--venue room|corridor|aliasing] [--mode multi|single] [--frames 4-6] [--seed N]
@@ -36,7 +36,7 @@ enum Demo {
         writes OUT/demo-<venue>.png (default OUT: .multiset/demo).
         """
 
-    static func run(_ args: inout Arguments) throws -> Int32 {
+    public static func run(_ args: inout Arguments) throws -> Int32 {
         if args.flag("help") {
             print(usage)
             return 0

@@ -64,7 +64,9 @@ enum DemoVenueMap {
                 MapRecord(
                     id: Identifiers.newID(), accountID: DataDirectory.defaultAccountID, code: code, kind: .map,
                     name: "demo \(venue.name)", description: "multiset demo", status: .active,
-                    file: "maps/\(url.lastPathComponent)", bytes: MapCommand.fileSize(url) ?? 0, failure: "",
+                    file: "maps/\(url.lastPathComponent)",
+                    bytes: (try? FileManager.default.attributesOfItem(atPath: url.path)[.size] as? NSNumber)?.intValue
+                        ?? 0, failure: "",
                     createdAt: now, updatedAt: now))
         }
         log("map: \(code) built: \(report)")

@@ -302,9 +302,9 @@ enum OpenAPISchemas {
                 "code": string(pattern: mapCode),
                 "extends": string(pattern: mapCode),
                 "captures.json": binary("The capture dataset's captures.json (docs/FORMATS.md); its images follow"),
-            ], required: ["captures.json"])
+            ], required: ["name", "captures.json"])
         s["description"] =
-            "A new map needs name (and may give code). With extends (the code of one of the account's active maps, without code; name is then unused) the scan extends that map: it is aligned to the map's overlap and merged into it, the map keeping its code."
+            "A new map needs name (and may give code). With extends (the code of one of the account's active maps; a code beside it may only repeat it; name may then be left out and is unused) the scan extends that map: it is aligned to the map's overlap and merged into it, the map keeping its code."
         return s
     }
 

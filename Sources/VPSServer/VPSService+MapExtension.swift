@@ -24,16 +24,17 @@ extension VPSService {
     /// The map an upload form's `extends` names, after its checks; nil when the form has none.
     func mapToExtend(_ form: FormFields, _ caller: Caller) throws(APIError) -> MapRecord? {
         guard let key = form.value("extends") else { return nil }
-        guard form.value("code") == nil else {
-            throw APIError(
-                .badRequest, "an upload that extends a map keeps the map's code: send extends or code, not both")
-        }
         guard Identifiers.isCode(key, prefix: "MAP_") else {
             throw APIError(
                 .badRequest, "extends must be a map code: MAP_ followed by 12 uppercase ASCII letters or digits")
         }
         guard let map = try lookup(key, caller, kind: .map), map.code == key else {
             throw APIError(.mapNotFound, "Map \(key) not found")
+        }
+        // The extended map keeps its code: a code beside extends may only repeat it.
+        if let code = form.value("code"), code != key {
+            throw APIError(
+                .badRequest, "an upload that extends a map keeps the map's code: send extends without code, or the same")
         }
         guard map.status == .active else {
             throw APIError(.mapNotActive, "Map \(key) is \(map.status.rawValue); only an active map can be extended")

@@ -34,7 +34,8 @@ extension VPSService {
         // The extended map keeps its code: a code beside extends may only repeat it.
         if let code = form.value("code"), code != key {
             throw APIError(
-                .badRequest, "an upload that extends a map keeps the map's code: send extends without code, or the same")
+                .badRequest, "an upload that extends a map keeps the map's code: send extends without code, or the same"
+            )
         }
         guard map.status == .active else {
             throw APIError(.mapNotActive, "Map \(key) is \(map.status.rawValue); only an active map can be extended")

@@ -214,9 +214,10 @@ extension VPSService {
                     if !isCancelled() {
                         try MapFile.write(map, to: out.map, meshTo: out.mesh)
                         Self.restrict(out.map, out.mesh)
-                        Self.keepKeyframeImages(map, staging: staging, to: files.keyframeImages(r))
                         let size = (try? fm.attributesOfItem(atPath: out.map.path)[.size] as? Int) ?? 0
                         r = library.activated(r, file: out.file, bytes: size)
+                        // Beside the file the record now names (before, it named none).
+                        Self.keepKeyframeImages(map, staging: staging, to: files.keyframeImages(r))
                     }
                 } catch {
                     r = library.failed(r, reason: MapBuildJob.failureText(error))

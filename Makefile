@@ -65,7 +65,7 @@ parse-apple:
 test-postgres: deps
 	@command -v /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || { [ "$$(id -u)" = 0 ] && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq postgresql; } || { echo "install PostgreSQL: sudo apt-get install -y postgresql"; exit 1; }
 	$(SWIFT) build --build-tests $(SWIFT_FLAGS)
-	VPS_REQUIRE_POSTGRES=1 $(SWIFT) test --skip-build $(SWIFT_FLAGS) --filter "StoreTests|BuildJobTests|ClusterTests"
+	VPS_REQUIRE_POSTGRES=1 $(SWIFT) test --skip-build $(SWIFT_FLAGS) --filter "StoreTests|BuildJobTests|ClusterTests|ClusterMapExtensionTests"
 
 ## test-hostile: the hostile-load suite (Tests/Hostile/hostile.py) on a release server: token flood, slow
 ## bodies, idle connections, pathological queries, kill -9 during upload and build, the CLI during a build,

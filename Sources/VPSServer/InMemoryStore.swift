@@ -69,6 +69,15 @@ public final class InMemoryStore: ServerStore {
         }
     }
 
+    public func replaceMapFile(_ map: MapRecord, expectingFile: String) throws(StoreError) -> Bool {
+        try state.withLock { s throws(StoreError) in
+            guard let old = s.maps[map.id], old.accountID == map.accountID else { throw .notFound("map \(map.id)") }
+            guard old.file == expectingFile, old.status == .active else { return false }
+            s.maps[map.id] = map
+            return true
+        }
+    }
+
     public func map(idOrCode: String, accountID: String, kind: MapRecord.Kind) throws(StoreError) -> MapRecord? {
         state.withLock { s in
             s.maps.values.first {

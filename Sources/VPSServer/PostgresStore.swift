@@ -146,6 +146,20 @@ public final class PostgresStore: ServerStore {
         guard n == 1 else { throw .notFound("map \(m.id)") }
     }
 
+    public func replaceMapFile(_ m: MapRecord, expectingFile: String) throws(StoreError) -> Bool {
+        let n = try db.change(
+            """
+            UPDATE maps SET code = $3, kind = $4, name = $5, description = $6, status = $7, file = $8, bytes = $9,
+            failure = $10, created_at = $11, updated_at = $12
+            WHERE id = $1 AND account_id = $2 AND file = $13 AND status = 'active'
+            """, Self.values(m) + [.text(expectingFile)])
+        if n == 1 { return true }
+        guard try map(idOrCode: m.id, accountID: m.accountID, kind: m.kind) != nil else {
+            throw .notFound("map \(m.id)")
+        }
+        return false
+    }
+
     public func map(idOrCode: String, accountID: String, kind: MapRecord.Kind) throws(StoreError) -> MapRecord? {
         try db.query(
             "SELECT \(Self.mapColumns) FROM maps WHERE (id = $1 OR code = $1) AND account_id = $2 AND kind = $3",

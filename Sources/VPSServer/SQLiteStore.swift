@@ -154,6 +154,19 @@ public final class SQLiteStore: ServerStore {
         guard db.changes == 1 else { throw .notFound("map \(m.id)") }
     }
 
+    public func replaceMapFile(_ m: MapRecord, expectingFile: String) throws(StoreError) -> Bool {
+        var v = Array(Self.values(m).dropFirst())
+        v.append(.text(m.id))
+        try db.query(
+            "UPDATE maps SET account_id = ?, code = ?, kind = ?, name = ?, description = ?, status = ?, file = ?, bytes = ?, failure = ?, created_at = ?, updated_at = ? WHERE id = ? AND account_id = ? AND file = ? AND status = 'active'",
+            v + [.text(m.accountID), .text(expectingFile)])
+        if db.changes == 1 { return true }
+        guard try map(idOrCode: m.id, accountID: m.accountID, kind: m.kind) != nil else {
+            throw .notFound("map \(m.id)")
+        }
+        return false
+    }
+
     public func map(idOrCode: String, accountID: String, kind: MapRecord.Kind) throws(StoreError) -> MapRecord? {
         try db.query(
             "SELECT \(Self.mapColumns) FROM maps WHERE (id = ? OR code = ?) AND account_id = ? AND kind = ?",

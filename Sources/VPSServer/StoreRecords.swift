@@ -172,6 +172,11 @@ public protocol ServerStore: Sendable {
     /// accounts do not matter).
     func createMap(_ map: MapRecord) throws(StoreError)
     func updateMap(_ map: MapRecord) throws(StoreError)
+    /// Replaces an active map's record only while its stored `file` is `expectingFile` (a
+    /// compare-and-set: two servers extending one map cannot overwrite each other's merge).
+    ///
+    /// - Returns: false when the record names another file or is no longer active (nothing changed).
+    func replaceMapFile(_ map: MapRecord, expectingFile: String) throws(StoreError) -> Bool
     /// A map or object by id or code within an account.
     func map(idOrCode: String, accountID: String, kind: MapRecord.Kind) throws(StoreError) -> MapRecord?
     /// A page of an account's maps (newest first) and the total count.

@@ -36,6 +36,8 @@ final class UploadSessions: @unchecked Sendable {
         var mapID: String?
         var failureCode: String?
         var failureMessage: String?
+        /// An extension's merged map as published to a cluster's blobs (before the record names it).
+        var resultFile: String?
         var createdAt: Double
         var updatedAt: Double
     }

@@ -19,7 +19,13 @@ import VPSProtocol
 ///    meanwhile: `MAP_NOT_FOUND`) changes nothing of the map; the upload's status says why.
 ///
 /// Extensions of one map apply one after another (each merges into the map as the previous one left
-/// it). An extension interrupted by a stop or a crash builds again at the next start (`resumeBuilds`).
+/// it): the record names the merged file only if it still names the file the merge started from
+/// (`ServerStore.replaceMapFile`), else the merge starts again from the newer map — so two servers of
+/// a cluster extending one map at once lose neither scan. In a cluster (`serve --postgres`) the
+/// server that received the scan builds it, reads the map through its blob cache and publishes the
+/// merged map as a blob (`MapBlobCache.publish`), which every other server then fetches. An extension
+/// interrupted by a stop or a crash builds again at the next start (`resumeBuilds`); the session keeps
+/// the file it published, so a merge that reached the record is not applied twice.
 extension VPSService {
     /// The map an upload form's `extends` names, after its checks; nil when the form has none.
     func mapToExtend(_ form: FormFields, _ caller: Caller) throws(APIError) -> MapRecord? {
@@ -69,7 +75,7 @@ extension VPSService {
         guard let mapID = session.mapID else { return }
         let store = self.store, clock = self.clock, engine = self.engine, board = self.buildProgress
         let uploads = self.uploads, lock = self.extensionMerges
-        let files = MapFiles(dataDirectory: config.dataDirectory)
+        let files = MapFiles(dataDirectory: config.dataDirectory), cache = cluster?.cache
         board.queued(mapID: mapID)
         // Queued under the session's id: deleting the map does not cancel it, the merge finds the map gone.
         builds.enqueue(
@@ -79,7 +85,13 @@ extension VPSService {
                 do {
                     try Self.extend(
                         mapID: mapID, accountID: session.accountID, with: folder, newFile: session.id, store: store,
-                        files: files, clock: clock, lock: lock, evict: { engine.evict(mapID: $0) },
+                        files: files, cache: cache, clock: clock, lock: lock, evict: { engine.evict(mapID: $0) },
+                        alreadyPublished: session.resultFile,
+                        published: { file in
+                            _ = try? uploads.update(session.id, accountID: session.accountID) {
+                                (r: inout UploadSessions.Record) throws(APIError) in r.resultFile = file
+                            }
+                        },
                         report: { board.report(mapID: mapID, stage: $0, fraction: $1) })
                 } catch let e as ExtensionError {
                     failure = MapBuildFailureJSON(code: e.code, message: e.description)
@@ -122,29 +134,55 @@ extension VPSService {
     }
 
     /// Builds the scan in `folder`, places it in map `mapID`, merges it and makes the merged map the
-    /// record's file (`maps/<newFile>.vpsmap`). Nothing of the map changes unless every step succeeds.
+    /// record's file: `maps/<newFile>.vpsmap` on one box, the merged map's blob in a cluster (`cache`).
+    /// Nothing of the map changes unless every step succeeds.
     ///
-    /// - Returns: what the merge fused and added, and the alignment; nil when the record already points
-    ///   at `newFile` (the extension was applied before a restart interrupted its bookkeeping).
+    /// - Parameters:
+    ///   - published: called with a cluster's blob file before the record names it (the session keeps
+    ///     it, so a restart after the record changed does not merge twice).
+    /// - Returns: what the merge fused and added, and the alignment; nil when the record already names
+    ///   this extension's file (it was applied before a restart interrupted its bookkeeping).
     @discardableResult
     static func extend(
         mapID: String, accountID: String, with folder: URL, newFile: String, store: ServerStore, files: MapFiles,
-        clock: ServerClock, lock: NSLock, evict: (String) -> Void, report: @escaping @Sendable (String, Double) -> Void
+        cache: MapBlobCache? = nil, clock: ServerClock, lock: NSLock, evict: (String) -> Void,
+        alreadyPublished: String? = nil, published: (String) -> Void = { _ in },
+        report: @escaping @Sendable (String, Double) -> Void
     ) throws -> (MapMerge.Report, MapOverlap.Result)? {
         let out = files.upload(id: newFile)
         guard let before = try store.map(idOrCode: mapID, accountID: accountID, kind: .map), before.status == .active
         else { throw ExtensionError.mapGone }
-        guard before.file != out.file else { return nil }
+        guard before.file != out.file, before.file != alreadyPublished else { return nil }
         let addition = try MapBuildJob.build(capturesIn: folder, code: before.code, name: before.name, report: report)
         report("merging", 0)
         lock.lock()
         defer { lock.unlock() }
+        // Another server may extend the same map meanwhile: merge into the map as it is, and again
+        // when the record changed before it could name the merged file.
+        for _ in 0..<3 {
+            if let done = try merge(
+                addition, into: mapID, accountID: accountID, staging: folder, out: out, store: store, files: files,
+                cache: cache, clock: clock, evict: evict, published: published, report: report)
+            {
+                return done
+            }
+        }
+        throw ExtensionError.storage("the map kept changing while its extension was merged; upload it again")
+    }
+
+    /// One attempt of `extend`'s merge: nil when the record no longer named the file merged into.
+    private static func merge(
+        _ addition: MapData, into mapID: String, accountID: String, staging folder: URL,
+        out: (file: String, map: URL, mesh: URL), store: ServerStore, files: MapFiles, cache: MapBlobCache?,
+        clock: ServerClock, evict: (String) -> Void, published: (String) -> Void,
+        report: @escaping @Sendable (String, Double) -> Void
+    ) throws -> (MapMerge.Report, MapOverlap.Result)? {
         // The map as it is now (an earlier extension may have changed it meanwhile).
         guard let record = try store.map(idOrCode: mapID, accountID: accountID, kind: .map), record.status == .active
         else { throw ExtensionError.mapGone }
         let base: MapData
-        do { base = try MapFile.read(from: files.map(record)) } catch {
-            throw ExtensionError.storage("reading the map failed (\(error.code))")
+        do { base = try MapFile.read(from: try cache?.mapFile(record) ?? files.map(record)) } catch {
+            throw ExtensionError.storage("reading the map failed (\((error as? MapFileError)?.code ?? "\(error)"))")
         }
         let overlap = try MapOverlap.estimate(addition, in: base)
         let (merged, merge) = try MapMerge.merge(addition, into: base, baseFromAddition: overlap.bFromA)
@@ -153,11 +191,10 @@ extension VPSService {
         let oldMap = files.map(record), oldMesh = files.mesh(record), oldFrames = files.keyframeImages(record)
         var updated = record
         updated.file = out.file
-        let newFrames = files.keyframeImages(updated)
         func discard() {
             try? fm.removeItem(at: out.map)
             try? fm.removeItem(at: out.mesh)
-            try? fm.removeItem(at: newFrames)
+            try? fm.removeItem(at: files.keyframeImages(updated))
         }
         do {
             try MapFile.write(merged, to: out.map, meshTo: out.mesh)
@@ -166,7 +203,18 @@ extension VPSService {
             throw ExtensionError.storage("writing the extended map failed (\(error.code))")
         }
         restrict(out.map, out.mesh)
+        updated.bytes = (try? fm.attributesOfItem(atPath: out.map.path)[.size] as? Int) ?? 0
+        if let cache {
+            do {
+                (updated.file, updated.bytes) = try cache.publish(mapFile: out.map, meshFile: out.mesh)
+            } catch {
+                discard()
+                throw ExtensionError.storage("publishing the extended map failed (\(error))")
+            }
+            published(updated.file)
+        }
         // The console's keyframe pictures: the map's, then the new scan's under their merged ids.
+        let newFrames = files.keyframeImages(updated)
         try? fm.removeItem(at: newFrames)
         try? fm.copyItem(at: oldFrames, to: newFrames)
         var added = addition
@@ -176,14 +224,18 @@ extension VPSService {
             return k
         }
         keepKeyframeImages(added, staging: folder, to: newFrames)
-        updated.bytes = (try? fm.attributesOfItem(atPath: out.map.path)[.size] as? Int) ?? 0
         updated.updatedAt = clock.now()
-        do { try store.updateMap(updated) } catch {
+        let replaced: Bool
+        do { replaced = try store.replaceMapFile(updated, expectingFile: record.file) } catch {
             discard()
             throw ExtensionError.mapGone
         }
+        guard replaced else {
+            discard()
+            return nil
+        }
         evict(record.id)
-        if oldMap != out.map {
+        if oldMap != files.map(updated) {
             try? fm.removeItem(at: oldMap)
             try? fm.removeItem(at: oldMesh)
             try? fm.removeItem(at: oldFrames)

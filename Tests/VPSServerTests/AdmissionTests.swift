@@ -71,6 +71,9 @@ final class FailingStore: ServerStore, @unchecked Sendable {
     }
     func createMap(_ map: MapRecord) throws(StoreError) { try inner.createMap(map) }
     func updateMap(_ map: MapRecord) throws(StoreError) { try inner.updateMap(map) }
+    func replaceMapFile(_ map: MapRecord, expectingFile: String) throws(StoreError) -> Bool {
+        try inner.replaceMapFile(map, expectingFile: expectingFile)
+    }
     func map(idOrCode: String, accountID: String, kind: MapRecord.Kind) throws(StoreError) -> MapRecord? {
         try inner.map(idOrCode: idOrCode, accountID: accountID, kind: kind)
     }

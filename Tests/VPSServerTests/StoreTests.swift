@@ -104,6 +104,40 @@ import VPSProtocol
         #expect(throws: StoreError.self) { try store.updateMap(foreign) }
     }
 
+    /// Two servers extending one map: each merge names its file only if the record still names the
+    /// file it merged into, so the second writer learns it lost instead of dropping the first scan.
+    @Test(arguments: Kind.testable)
+    func replacingAMapFileIsACompareAndSet(kind: Kind) throws {
+        let (store, cleanup) = try Self.make(kind)
+        defer { cleanup() }
+        try store.createAccount(AccountRecord(id: "a1", name: "A", createdAt: 1))
+        let original = Self.map("m1", account: "a1", code: "MAP_1", at: 1)
+        try store.createMap(original)
+        var first = original, second = original
+        first.file = "blobs/aaaa.vpsmap"
+        first.bytes = 20
+        second.file = "blobs/bbbb.vpsmap"
+        #expect(try store.replaceMapFile(first, expectingFile: original.file))
+        // The second merge started from the original file too: refused, the first one kept.
+        #expect(try !store.replaceMapFile(second, expectingFile: original.file))
+        let now = try #require(try store.map(idOrCode: "m1", accountID: "a1", kind: .map))
+        #expect(now.file == "blobs/aaaa.vpsmap" && now.bytes == 20)
+        // From the record as it is now, it goes through.
+        #expect(try store.replaceMapFile(second, expectingFile: now.file))
+        #expect(try store.map(idOrCode: "m1", accountID: "a1", kind: .map)?.file == "blobs/bbbb.vpsmap")
+        // An inactive map is not replaced; an unknown or foreign one is not found.
+        var inactive = second
+        inactive.status = .inactive
+        try store.updateMap(inactive)
+        #expect(try !store.replaceMapFile(first, expectingFile: second.file))
+        var foreign = first
+        foreign.accountID = "a2"
+        #expect(throws: StoreError.self) { try store.replaceMapFile(foreign, expectingFile: second.file) }
+        #expect(throws: StoreError.self) {
+            try store.replaceMapFile(Self.map("nope", account: "a1", code: "MAP_9", at: 1), expectingFile: "x")
+        }
+    }
+
     @Test(arguments: Kind.testable)
     func mapSetsProtectTheirMaps(kind: Kind) throws {
         let (store, cleanup) = try Self.make(kind)

@@ -8,8 +8,10 @@ import VPSSimulation
 /// Extending a map in a cluster (`serve --postgres`): the server that received the second scan reads
 /// the map through its blob cache, publishes the merged map as a new blob and the record names it, so
 /// another server (its own cache directory, the same PostgreSQL) loads the extended map. A restart
-/// that replays the extension after the record changed does not merge twice.
-@Suite(.enabled(if: PostgresTestCluster.shouldRun)) struct ClusterMapExtensionTests {
+/// that replays the extension after the record changed does not merge twice. Two scans and two map
+/// builds (minutes in a debug build): it runs in `make test-postgres` only, not in `make test` on a
+/// machine that happens to have PostgreSQL (the one-box extension is `MapExtensionTests`).
+@Suite(.enabled(if: PostgresTestCluster.required)) struct ClusterMapExtensionTests {
     @Test func anExtensionIsPublishedAsABlobThatAnotherServerLoads() throws {
         let pg = try PostgresTestCluster()
         defer { pg.stop() }

@@ -138,26 +138,30 @@ public final class PostgresStore: ServerStore {
     }
 
     public func updateMap(_ m: MapRecord) throws(StoreError) {
-        let n = try db.change(
-            """
-            UPDATE maps SET code = $3, kind = $4, name = $5, description = $6, status = $7, file = $8, bytes = $9,
-            failure = $10, created_at = $11, updated_at = $12 WHERE id = $1 AND account_id = $2
-            """, Self.values(m))
-        guard n == 1 else { throw .notFound("map \(m.id)") }
+        guard try rewrite(m) else { throw .notFound("map \(m.id)") }
     }
 
     public func replaceMapFile(_ m: MapRecord, expectingFile: String) throws(StoreError) -> Bool {
-        let n = try db.change(
-            """
-            UPDATE maps SET code = $3, kind = $4, name = $5, description = $6, status = $7, file = $8, bytes = $9,
-            failure = $10, created_at = $11, updated_at = $12
-            WHERE id = $1 AND account_id = $2 AND file = $13 AND status = 'active'
-            """, Self.values(m) + [.text(expectingFile)])
-        if n == 1 { return true }
+        if try rewrite(m, onlyIfActiveWithFile: expectingFile) { return true }
         guard try map(idOrCode: m.id, accountID: m.accountID, kind: m.kind) != nil else {
             throw .notFound("map \(m.id)")
         }
         return false
+    }
+
+    /// Rewrites `m`'s row (within its account); with a file, only while the row is active and names
+    /// it. True when the row changed.
+    private func rewrite(_ m: MapRecord, onlyIfActiveWithFile file: String? = nil) throws(StoreError) -> Bool {
+        var sql = """
+            UPDATE maps SET code = $3, kind = $4, name = $5, description = $6, status = $7, file = $8, bytes = $9,
+            failure = $10, created_at = $11, updated_at = $12 WHERE id = $1 AND account_id = $2
+            """
+        var values = Self.values(m)
+        if let file {
+            sql += " AND file = $13 AND status = 'active'"
+            values.append(.text(file))
+        }
+        return try db.change(sql, values) == 1
     }
 
     public func map(idOrCode: String, accountID: String, kind: MapRecord.Kind) throws(StoreError) -> MapRecord? {

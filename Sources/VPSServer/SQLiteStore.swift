@@ -146,25 +146,30 @@ public final class SQLiteStore: ServerStore {
     }
 
     public func updateMap(_ m: MapRecord) throws(StoreError) {
-        var v = Array(Self.values(m).dropFirst())
-        v.append(.text(m.id))
-        try db.query(
-            "UPDATE maps SET account_id = ?, code = ?, kind = ?, name = ?, description = ?, status = ?, file = ?, bytes = ?, failure = ?, created_at = ?, updated_at = ? WHERE id = ? AND account_id = ?",
-            v + [.text(m.accountID)])
-        guard db.changes == 1 else { throw .notFound("map \(m.id)") }
+        guard try rewrite(m) else { throw .notFound("map \(m.id)") }
     }
 
     public func replaceMapFile(_ m: MapRecord, expectingFile: String) throws(StoreError) -> Bool {
-        var v = Array(Self.values(m).dropFirst())
-        v.append(.text(m.id))
-        try db.query(
-            "UPDATE maps SET account_id = ?, code = ?, kind = ?, name = ?, description = ?, status = ?, file = ?, bytes = ?, failure = ?, created_at = ?, updated_at = ? WHERE id = ? AND account_id = ? AND file = ? AND status = 'active'",
-            v + [.text(m.accountID), .text(expectingFile)])
-        if db.changes == 1 { return true }
+        if try rewrite(m, onlyIfActiveWithFile: expectingFile) { return true }
         guard try map(idOrCode: m.id, accountID: m.accountID, kind: m.kind) != nil else {
             throw .notFound("map \(m.id)")
         }
         return false
+    }
+
+    /// Rewrites `m`'s row (within its account); with a file, only while the row is active and names
+    /// it. True when the row changed.
+    private func rewrite(_ m: MapRecord, onlyIfActiveWithFile file: String? = nil) throws(StoreError) -> Bool {
+        var v = Array(Self.values(m).dropFirst())
+        v += [.text(m.id), .text(m.accountID)]
+        var sql =
+            "UPDATE maps SET account_id = ?, code = ?, kind = ?, name = ?, description = ?, status = ?, file = ?, bytes = ?, failure = ?, created_at = ?, updated_at = ? WHERE id = ? AND account_id = ?"
+        if let file {
+            sql += " AND file = ? AND status = 'active'"
+            v.append(.text(file))
+        }
+        try db.query(sql, v)
+        return db.changes == 1
     }
 
     public func map(idOrCode: String, accountID: String, kind: MapRecord.Kind) throws(StoreError) -> MapRecord? {

@@ -191,9 +191,11 @@ extension VPSService {
         let oldMap = files.map(record), oldMesh = files.mesh(record), oldFrames = files.keyframeImages(record)
         var updated = record
         updated.file = out.file
+        // What this attempt wrote: the new file (this server's cached copy of the blob, once published),
+        // its mesh and keyframe pictures.
         func discard() {
-            try? fm.removeItem(at: out.map)
-            try? fm.removeItem(at: out.mesh)
+            try? fm.removeItem(at: files.map(updated))
+            try? fm.removeItem(at: files.mesh(updated))
             try? fm.removeItem(at: files.keyframeImages(updated))
         }
         do {

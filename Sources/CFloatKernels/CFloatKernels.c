@@ -36,15 +36,21 @@ int32_t cfloat_kernel_level(void) {
 typedef struct {
     int32_t best_index, second_index;
     float best, second;
+    // Train labels (NULL: each descriptor its own): the second nearest has another label than the nearest.
+    const int32_t *labels;
 } two_t;
 
+// A distance not below the second best changes nothing, with or without labels (the block skips rely on it).
 static inline void keep_two(float d, int32_t t, two_t *k) {
+    if (!(d < k->second)) return;
     if (d < k->best) {
-        k->second = k->best;
-        k->second_index = k->best_index;
+        if (!k->labels || k->best_index < 0 || k->labels[k->best_index] != k->labels[t]) {
+            k->second = k->best;
+            k->second_index = k->best_index;
+        }
         k->best = d;
         k->best_index = t;
-    } else if (d < k->second) {
+    } else if (!k->labels || k->labels[k->best_index] != k->labels[t]) {
         k->second = d;
         k->second_index = t;
     }
@@ -160,6 +166,13 @@ __attribute__((target("avx512f"))) static void scan4_avx512(const float *q[4], c
 int32_t cfloat_nearest_two(const float *queries, int32_t query_count, const float *train, int32_t train_count,
                            int32_t dimension, int32_t *best_index, float *best_squared, int32_t *second_index,
                            float *second_squared) {
+    return cfloat_nearest_two_labeled(queries, query_count, train, NULL, train_count, dimension, best_index,
+                                      best_squared, second_index, second_squared);
+}
+
+int32_t cfloat_nearest_two_labeled(const float *queries, int32_t query_count, const float *train,
+                                   const int32_t *labels, int32_t train_count, int32_t dimension, int32_t *best_index,
+                                   float *best_squared, int32_t *second_index, float *second_squared) {
     for (int32_t i = 0; i < query_count; i++) {
         best_index[i] = -1;
         second_index[i] = -1;
@@ -186,7 +199,7 @@ int32_t cfloat_nearest_two(const float *queries, int32_t query_count, const floa
                 float s = 0;
                 for (int32_t d = 0; d < dimension; d++) s += q[j][d] * q[j][d];
                 qn[j] = s;
-                keep[j] = (two_t){-1, -1, INFINITY, INFINITY};
+                keep[j] = (two_t){-1, -1, INFINITY, INFINITY, labels};
                 k[j] = &keep[j];
             }
             if (level == 2)
@@ -217,7 +230,7 @@ int32_t cfloat_nearest_two(const float *queries, int32_t query_count, const floa
             const float *q = queries + (size_t)i * dimension;
             float s = 0;
             for (int32_t d = 0; d < dimension; d++) s += q[d] * q[d];
-            two_t keep = {-1, -1, INFINITY, INFINITY};
+            two_t keep = {-1, -1, INFINITY, INFINITY, labels};
             scan_portable(q, s, packed8, n8, blocks8, dimension, &keep);
             best_index[i] = keep.best_index;
             best_squared[i] = keep.best;

@@ -3,17 +3,40 @@
 // per-function target attributes and chosen with __builtin_cpu_supports.
 #include "CHammingKernels.h"
 
+#include <stddef.h>
+
 #if defined(__x86_64__)
 #include <immintrin.h>
 #endif
 
-static inline void keep_two(int32_t d, int32_t t, int32_t *b, int32_t *bi, int32_t *s, int32_t *si) {
+// Keeps the nearest (b, bi) and the second nearest (s, si). With `labels`, the second nearest is the
+// nearest whose label differs from the nearest's (several train descriptors of one map point: the
+// ratio test must compare distinct points). A distance not below `s` changes neither, with or without
+// labels, which the vector kernels' block skip relies on.
+static inline void keep_two(int32_t d, int32_t t, const int32_t *labels, int32_t *b, int32_t *bi, int32_t *s,
+                            int32_t *si) {
+    if (d >= *s) return;
+    if (!labels) {
+        if (d < *b) {
+            *s = *b;
+            *si = *bi;
+            *b = d;
+            *bi = t;
+        } else {
+            *s = d;
+            *si = t;
+        }
+        return;
+    }
+    int32_t label = labels[t];
     if (d < *b) {
-        *s = *b;
-        *si = *bi;
+        if (*bi < 0 || labels[*bi] != label) {
+            *s = *b;
+            *si = *bi;
+        }
         *b = d;
         *bi = t;
-    } else if (d < *s) {
+    } else if (labels[*bi] != label) {
         *s = d;
         *si = t;
     }
@@ -26,13 +49,13 @@ static int popcount64_portable(uint64_t x) {
     return (int)((x * 0x0101010101010101ULL) >> 56);
 }
 
-static void nearest_two_portable(const uint64_t *q, const uint64_t *train, int32_t n, int32_t *out) {
+static void nearest_two_portable(const uint64_t *q, const uint64_t *train, const int32_t *labels, int32_t n, int32_t *out) {
     int32_t b = 257, bi = -1, s = 257, si = -1;
     for (int32_t t = 0; t < n; t++) {
         const uint64_t *d = train + 4 * (int64_t)t;
         int32_t dist = popcount64_portable(q[0] ^ d[0]) + popcount64_portable(q[1] ^ d[1]) +
                        popcount64_portable(q[2] ^ d[2]) + popcount64_portable(q[3] ^ d[3]);
-        keep_two(dist, t, &b, &bi, &s, &si);
+        keep_two(dist, t, labels, &b, &bi, &s, &si);
     }
     out[0] = bi;
     out[1] = b;
@@ -41,15 +64,15 @@ static void nearest_two_portable(const uint64_t *q, const uint64_t *train, int32
 }
 
 #if defined(__x86_64__)
-__attribute__((target("popcnt"))) static void nearest_two_popcnt(const uint64_t *q, const uint64_t *train, int32_t n,
-                                                                 int32_t *out) {
+__attribute__((target("popcnt"))) static void nearest_two_popcnt(const uint64_t *q, const uint64_t *train,
+                                                                 const int32_t *labels, int32_t n, int32_t *out) {
     int32_t b = 257, bi = -1, s = 257, si = -1;
     const uint64_t q0 = q[0], q1 = q[1], q2 = q[2], q3 = q[3];
     for (int32_t t = 0; t < n; t++) {
         const uint64_t *d = train + 4 * (int64_t)t;
         int32_t dist = (int32_t)(__builtin_popcountll(q0 ^ d[0]) + __builtin_popcountll(q1 ^ d[1]) +
                                  __builtin_popcountll(q2 ^ d[2]) + __builtin_popcountll(q3 ^ d[3]));
-        keep_two(dist, t, &b, &bi, &s, &si);
+        keep_two(dist, t, labels, &b, &bi, &s, &si);
     }
     out[0] = bi;
     out[1] = b;
@@ -60,7 +83,7 @@ __attribute__((target("popcnt"))) static void nearest_two_popcnt(const uint64_t 
 // Two train descriptors per 512-bit register: XOR with the query twice, per-lane popcount, then
 // the two 4-lane sums. Eight descriptors per iteration; the remainder goes through POPCNT.
 __attribute__((target("avx512f,avx512vpopcntdq,popcnt"))) static void
-nearest_two_avx512(const uint64_t *q, const uint64_t *train, int32_t n, int32_t *out) {
+nearest_two_avx512(const uint64_t *q, const uint64_t *train, const int32_t *labels, int32_t n, int32_t *out) {
     int32_t b = 257, bi = -1, s = 257, si = -1;
     const __m512i qq = _mm512_set_epi64((long long)q[3], (long long)q[2], (long long)q[1], (long long)q[0],
                                         (long long)q[3], (long long)q[2], (long long)q[1], (long long)q[0]);
@@ -85,13 +108,13 @@ nearest_two_avx512(const uint64_t *q, const uint64_t *train, int32_t n, int32_t 
         // Most blocks hold nothing closer than the current second best: skip them with one compare.
         if (_mm512_cmplt_epi64_mask(r, _mm512_set1_epi64(s)) == 0) continue;
         _mm512_storeu_si512((void *)sums, r);
-        for (int k = 0; k < 8; k++) keep_two((int32_t)sums[k], t + k, &b, &bi, &s, &si);
+        for (int k = 0; k < 8; k++) keep_two((int32_t)sums[k], t + k, labels, &b, &bi, &s, &si);
     }
     for (; t < n; t++) {
         const uint64_t *d = train + 4 * (int64_t)t;
         int32_t dist = (int32_t)(__builtin_popcountll(q[0] ^ d[0]) + __builtin_popcountll(q[1] ^ d[1]) +
                                  __builtin_popcountll(q[2] ^ d[2]) + __builtin_popcountll(q[3] ^ d[3]));
-        keep_two(dist, t, &b, &bi, &s, &si);
+        keep_two(dist, t, labels, &b, &bi, &s, &si);
     }
     out[0] = bi;
     out[1] = b;
@@ -123,7 +146,7 @@ __attribute__((target("avx2,popcnt"))) static inline __m256i fold_four_avx2(__m2
 }
 
 __attribute__((target("avx2,popcnt"))) static void nearest_two_avx2(const uint64_t *q, const uint64_t *train,
-                                                                    int32_t n, int32_t *out) {
+                                                                    const int32_t *labels, int32_t n, int32_t *out) {
     int32_t b = 257, bi = -1, s = 257, si = -1;
     const __m256i qq = _mm256_loadu_si256((const __m256i *)q);
     int32_t t = 0;
@@ -139,13 +162,13 @@ __attribute__((target("avx2,popcnt"))) static void nearest_two_avx2(const uint64
         // Most blocks hold nothing closer than the current second best: skip them with one compare.
         if (_mm256_movemask_epi8(_mm256_cmpgt_epi32(_mm256_set1_epi32(s), r)) == 0) continue;
         _mm256_storeu_si256((__m256i *)sums, r);
-        for (int k = 0; k < 8; k++) keep_two(sums[k], t + k, &b, &bi, &s, &si);
+        for (int k = 0; k < 8; k++) keep_two(sums[k], t + k, labels, &b, &bi, &s, &si);
     }
     for (; t < n; t++) {
         const uint64_t *d = train + 4 * (int64_t)t;
         int32_t dist = (int32_t)(__builtin_popcountll(q[0] ^ d[0]) + __builtin_popcountll(q[1] ^ d[1]) +
                                  __builtin_popcountll(q[2] ^ d[2]) + __builtin_popcountll(q[3] ^ d[3]));
-        keep_two(dist, t, &b, &bi, &s, &si);
+        keep_two(dist, t, labels, &b, &bi, &s, &si);
     }
     out[0] = bi;
     out[1] = b;
@@ -164,9 +187,10 @@ int32_t chamming_kernel_level(void) {
     return 0;
 }
 
-void chamming_nearest_two_at_level(int32_t requested_level, const uint64_t *queries, int32_t query_count,
-                                   const uint64_t *train, int32_t train_count, int32_t *best_index,
-                                   int32_t *best_distance, int32_t *second_index, int32_t *second_distance) {
+void chamming_nearest_two_labeled_at_level(int32_t requested_level, const uint64_t *queries, int32_t query_count,
+                                           const uint64_t *train, const int32_t *labels, int32_t train_count,
+                                           int32_t *best_index, int32_t *best_distance, int32_t *second_index,
+                                           int32_t *second_distance) {
     int32_t level = chamming_kernel_level();
     if (requested_level >= 0 && requested_level < level) level = requested_level;
     int32_t out[4];
@@ -174,19 +198,26 @@ void chamming_nearest_two_at_level(int32_t requested_level, const uint64_t *quer
         const uint64_t *q = queries + 4 * (int64_t)i;
 #if defined(__x86_64__)
         if (level == 3)
-            nearest_two_avx512(q, train, train_count, out);
+            nearest_two_avx512(q, train, labels, train_count, out);
         else if (level == 2)
-            nearest_two_avx2(q, train, train_count, out);
+            nearest_two_avx2(q, train, labels, train_count, out);
         else if (level == 1)
-            nearest_two_popcnt(q, train, train_count, out);
+            nearest_two_popcnt(q, train, labels, train_count, out);
         else
 #endif
-            nearest_two_portable(q, train, train_count, out);
+            nearest_two_portable(q, train, labels, train_count, out);
         best_index[i] = out[0];
         best_distance[i] = out[1];
         second_index[i] = out[2];
         second_distance[i] = out[3];
     }
+}
+
+void chamming_nearest_two_at_level(int32_t requested_level, const uint64_t *queries, int32_t query_count,
+                                   const uint64_t *train, int32_t train_count, int32_t *best_index,
+                                   int32_t *best_distance, int32_t *second_index, int32_t *second_distance) {
+    chamming_nearest_two_labeled_at_level(requested_level, queries, query_count, train, NULL, train_count, best_index,
+                                          best_distance, second_index, second_distance);
 }
 
 void chamming_nearest_two(const uint64_t *queries, int32_t query_count, const uint64_t *train, int32_t train_count,

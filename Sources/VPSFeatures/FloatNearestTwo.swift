@@ -18,22 +18,29 @@ public enum FloatNearestTwo {
 
     /// The two nearest `train` descriptors of each query, nearest first, with Euclidean distances.
     ///
-    /// - Parameter trainIndices: the index reported for each train descriptor; nil: its position.
+    /// - Parameters:
+    ///   - trainIndices: the index reported for each train descriptor; nil: its position.
+    ///   - distinctTrainIndices: the second nearest is the nearest with another reported index than the
+    ///     nearest's (several descriptors of one map point); needs `trainIndices`.
     /// - Complexity: O(queries × train × dimension), single-threaded; O(train × dimension) memory.
     public static func nearest(
-        _ queries: FloatDescriptors, in train: FloatDescriptors, trainIndices: [Int32]? = nil
+        _ queries: FloatDescriptors, in train: FloatDescriptors, trainIndices: [Int32]? = nil,
+        distinctTrainIndices: Bool = false
     ) -> NearestNeighbors {
         precondition(queries.dimension == train.dimension, "descriptor dimensions differ")
         let q = queries.count, n = train.count
+        precondition(!distinctTrainIndices || trainIndices?.count == n, "distinct neighbours need every train index")
         var result = NearestNeighbors(k: 2, queryCount: q)
         guard q > 0, n > 0 else { return result }
         var bestIndex = [Int32](repeating: -1, count: q), best = [Float](repeating: .infinity, count: q)
         var secondIndex = [Int32](repeating: -1, count: q), second = [Float](repeating: .infinity, count: q)
         let status = queries.values.withUnsafeBufferPointer { qv in
             train.values.withUnsafeBufferPointer { tv in
-                cfloat_nearest_two(
-                    qv.baseAddress, Int32(q), tv.baseAddress, Int32(n), Int32(queries.dimension), &bestIndex, &best,
-                    &secondIndex, &second)
+                (distinctTrainIndices ? trainIndices : nil).withUnsafeBufferPointerOrNil { lv in
+                    cfloat_nearest_two_labeled(
+                        qv.baseAddress, Int32(q), tv.baseAddress, lv, Int32(n), Int32(queries.dimension), &bestIndex,
+                        &best, &secondIndex, &second)
+                }
             }
         }
         // Out of memory for the packed copy: the plain scan needs none.

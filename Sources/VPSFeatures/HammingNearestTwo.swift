@@ -28,24 +28,30 @@ public enum HammingNearestTwo {
     /// - Parameters:
     ///   - trainIndices: the index reported for each train descriptor (e.g. its map point
     ///     when `train` is a gathered subset); nil: its position in `train`.
+    ///   - distinctTrainIndices: the second nearest is the nearest with another reported index than the
+    ///     nearest's (several descriptors of one map point, one ratio test between distinct points);
+    ///     needs `trainIndices`.
     ///   - kernelLevel: at most this kernel (see `bestLevel`; a level the CPU lacks runs the best it has);
     ///     nil: the best. Tests compare the kernels with it.
     /// - Complexity: O(queries × train), single-threaded.
     public static func nearest(
         _ queries: BinaryDescriptors, in train: BinaryDescriptors, trainIndices: [Int32]? = nil,
-        kernelLevel: Int? = nil
+        distinctTrainIndices: Bool = false, kernelLevel: Int? = nil
     ) -> NearestNeighbors {
         let q = queries.count, n = train.count
+        precondition(!distinctTrainIndices || trainIndices?.count == n, "distinct neighbours need every train index")
         var result = NearestNeighbors(k: 2, queryCount: q)
         guard q > 0, n > 0 else { return result }
         var bestIndex = [Int32](repeating: -1, count: q), bestDistance = [Int32](repeating: 0, count: q)
         var secondIndex = [Int32](repeating: -1, count: q), secondDistance = [Int32](repeating: 0, count: q)
         queries.words.withUnsafeBufferPointer { qw in
             train.words.withUnsafeBufferPointer { tw in
-                chamming_nearest_two_at_level(
-                    Int32(kernelLevel ?? -1), qw.baseAddress, Int32(q), tw.baseAddress, Int32(n), &bestIndex,
-                    &bestDistance, &secondIndex,
-                    &secondDistance)
+                let labels = distinctTrainIndices ? trainIndices : nil
+                labels.withUnsafeBufferPointerOrNil { lw in
+                    chamming_nearest_two_labeled_at_level(
+                        Int32(kernelLevel ?? -1), qw.baseAddress, Int32(q), tw.baseAddress, lw, Int32(n),
+                        &bestIndex, &bestDistance, &secondIndex, &secondDistance)
+                }
             }
         }
         var distances: [Float] = [0, 0]
@@ -62,5 +68,13 @@ public enum HammingNearestTwo {
         }
         result.distanceComputations = q * n
         return result
+    }
+}
+
+extension Optional where Wrapped == [Int32] {
+    /// The array's base address for a C call (nil when the array is nil or empty).
+    func withUnsafeBufferPointerOrNil<R>(_ body: (UnsafePointer<Int32>?) -> R) -> R {
+        guard let array = self else { return body(nil) }
+        return array.withUnsafeBufferPointer { body($0.baseAddress) }
     }
 }

@@ -172,7 +172,8 @@ struct LocalizationRun {
         // 2. Retrieval and candidate neighbours.
         let search = CandidateSearch(
             query, map: map, mode: options.mode, hints: options.hints,
-            keyframes: single ? options.mode.retrievedKeyframes : 2 * options.mode.retrievedKeyframes)
+            keyframes: single ? options.mode.retrievedKeyframes : 2 * options.mode.retrievedKeyframes,
+            observationKeyframes: options.observationKeyframes)
         let neighbors = query.frames.map { search.neighbors($0.descriptors) }
         funnel.seconds["retrieve"] = search.retrievalSeconds
         funnel.retrievedKeyframes = search.retrieval.keyframes.count
@@ -247,7 +248,7 @@ struct LocalizationRun {
         guard !options.pose.ransac.deadline.hasPassed else { return }
         let rival = RivalSearch(
             winner: pose, neighbors: neighbors, matches: matches, query: query, map: map,
-            probeWholeMap: search.candidates != nil, options: options)
+            probeWholeMap: search.restricted, options: options)
         var support = result.inlierCount, competitor = rival.inliers
         if single, options.guidedMatching {
             // Compare like with like: a twin place found from a handful of second neighbours has far

@@ -8,6 +8,9 @@ public struct LocalizerOptions: Sendable {
     public var hints = LocalizationHints()
     /// Lowe's ratio for query-to-map matching; nil: the mode's.
     public var ratio: Float?
+    /// How many of the best-retrieved keyframes lend each observation's own descriptor to the
+    /// matching step instead of the point's single representative (`CandidateSearch`); 0: none.
+    public var observationKeyframes = 0
     /// Pose estimation (thresholds, RANSAC, refinement).
     public var pose = AbsolutePoseOptions()
     /// Iteration cap of the competitor search behind `inlierMargin`: it only has to find a rival's

@@ -14,6 +14,8 @@ enum LocalizerFlags {
           --ratio R          Lowe's ratio for query-to-map matches (default: the mode's)
           --min-inliers N    the inlier floor (default 30)
           --guided-below N   verify by projection every pose with fewer descriptor inliers (default 100)
+          --observation-keyframes N   the N best-retrieved keyframes match by their observations'
+                             own descriptors, not the points' representatives
           --rig-drift none|vio   how far multi-frame tracking poses may be off (default vio: a phone's
                              visual-inertial tracking; none: exact relative poses)
           --no-guided, --no-tighten, --no-scale-weights, --no-point-weights   ablations: no verification
@@ -43,6 +45,10 @@ enum LocalizerFlags {
         if let t = args.string("guided-below") {
             guard let v = Int(t), v >= 0 else { throw UsageError("--guided-below takes an integer ≥ 0") }
             options.guidedBelow = v
+        }
+        if let t = args.string("observation-keyframes") {
+            guard let v = Int(t), v >= 0 else { throw UsageError("--observation-keyframes takes an integer ≥ 0") }
+            options.observationKeyframes = v
         }
         if let d = args.string("rig-drift") {
             switch d {

@@ -19,6 +19,12 @@ int32_t cfloat_nearest_two(const float *queries, int32_t query_count, const floa
                            int32_t dimension, int32_t *best_index, float *best_squared, int32_t *second_index,
                            float *second_squared);
 
+/// `cfloat_nearest_two` where train descriptor t carries `labels[t]` (e.g. the map point it describes;
+/// NULL: each its own): the second nearest is the nearest whose label differs from the nearest's.
+int32_t cfloat_nearest_two_labeled(const float *queries, int32_t query_count, const float *train,
+                                   const int32_t *labels, int32_t train_count, int32_t dimension, int32_t *best_index,
+                                   float *best_squared, int32_t *second_index, float *second_squared);
+
 /// Which kernel `cfloat_nearest_two` uses on this CPU: 2 = AVX-512F, 1 = AVX2 + FMA, 0 = portable.
 int32_t cfloat_kernel_level(void);
 

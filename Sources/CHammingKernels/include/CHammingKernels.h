@@ -24,6 +24,15 @@ void chamming_nearest_two_at_level(int32_t level, const uint64_t *queries, int32
                                    int32_t train_count, int32_t *best_index, int32_t *best_distance,
                                    int32_t *second_index, int32_t *second_distance);
 
+/// `chamming_nearest_two_at_level` where train descriptor t carries `labels[t]` (e.g. the map point it
+/// describes; NULL: every descriptor its own label): the second nearest is the nearest whose label
+/// differs from the nearest's, so a ratio test compares two distinct labels however many descriptors
+/// each has. Indices are still positions in `train`.
+void chamming_nearest_two_labeled_at_level(int32_t level, const uint64_t *queries, int32_t query_count,
+                                           const uint64_t *train, const int32_t *labels, int32_t train_count,
+                                           int32_t *best_index, int32_t *best_distance, int32_t *second_index,
+                                           int32_t *second_distance);
+
 /// Which kernel `chamming_nearest_two` uses on this CPU: 3 = AVX-512 VPOPCNTDQ, 2 = AVX2, 1 = POPCNT,
 /// 0 = portable.
 int32_t chamming_kernel_level(void);

@@ -12,7 +12,11 @@ import VPSGeometry
 ///    the keyframes observing them (`KeyframeRetrieval`).
 /// 2. Matching: every query feature's two nearest points among those the retrieved keyframes
 ///    observe, exactly (ORB: the `CHammingKernels` kernels; SIFT: Euclidean), so the ratio test and
-///    the competitor search see exact neighbours within the retrieved place.
+///    the competitor search see exact neighbours within the retrieved place. The best-voted
+///    `observationKeyframes` keyframes lend every observation's own descriptor (the one their
+///    image saw) rather than the point's single representative: across wide baselines a point
+///    looks different from each camera, and the keyframes nearest the query's view match it best.
+///    The ratio test then compares the two nearest distinct points.
 ///
 /// On a 100,000-point ORB map this replaces an LSH search of all 2,000 features (~50 ms on one core)
 /// by a light search of 400 features and a scan of a few thousand points (~8 ms together;
@@ -20,14 +24,24 @@ import VPSGeometry
 struct CandidateSearch {
     /// The retrieval behind the candidates.
     let retrieval: KeyframeRetrieval
-    /// Candidate points (map indices) and their descriptors; nil: every map point.
+    /// Candidate descriptors and the map point each describes; nil: every map point's own. A point
+    /// may appear several times (observation descriptors), in which case `distinct` is set.
     let candidates: (indices: [Int32], descriptors: LocalDescriptors)?
+    /// Whether candidates repeat points (the nearest-two search must then find distinct points).
+    let distinct: Bool
+    /// Whether retrieval restricted the candidates to part of the map.
+    let restricted: Bool
     /// Seconds spent retrieving and gathering.
     let retrievalSeconds: Double
     let map: LocalizationMap
 
     /// Retrieval over the features of every frame of `query`.
-    init(_ query: QueryFeatures, map: LocalizationMap, mode: SearchMode, hints: LocalizationHints, keyframes: Int) {
+    /// - Parameter observationKeyframes: how many of the best-voted keyframes lend their observations'
+    ///   descriptors (0: points' representatives only).
+    init(
+        _ query: QueryFeatures, map: LocalizationMap, mode: SearchMode, hints: LocalizationHints, keyframes: Int,
+        observationKeyframes: Int = 0
+    ) {
         let started = DispatchTime.now().uptimeNanoseconds
         self.map = map
         let perImage = max(50, mode.retrievalFeatures / max(1, query.frames.count))
@@ -46,23 +60,48 @@ struct CandidateSearch {
         retrieval = KeyframeRetrieval(
             neighbors: map.nearestByCode(BinaryDescriptors(words: codes)), map: map, count: keyframes, hints: hints,
             maxDistance: map.descriptors.limits.voteBits)
-        if let allowed = retrieval.allowedPoints {
+        restricted = retrieval.allowedPoints != nil
+        let lending = retrieval.keyframes.prefix(observationKeyframes).map(\.index)
+        if !lending.isEmpty {
+            // The lending keyframes' observations, then the representatives of the other candidates.
+            var labels: [Int32] = []
+            var bytes: [UInt8] = []
+            var lent = [Bool](repeating: false, count: map.data.pointCount)
+            let size = map.data.descriptorBytes
+            for k in lending {
+                let kf = map.data.keyframes[k]
+                for (i, p) in kf.pointIndices.enumerated() where p >= 0 && Int(p) < lent.count {
+                    guard (i + 1) * size <= kf.descriptors.count else { break }
+                    labels.append(p)
+                    bytes += kf.descriptors[(i * size)..<((i + 1) * size)]
+                    lent[Int(p)] = true
+                }
+            }
+            var others: [Int32] = []
+            for p in 0..<lent.count where !lent[p] && (retrieval.allowedPoints?[p] ?? true) { others.append(Int32(p)) }
+            let observed = LocalDescriptors(bytes: bytes, float: map.descriptors.isFloat)
+            candidates = (labels + others, observed.appending(map.descriptors.subset(others)))
+            distinct = true
+        } else if let allowed = retrieval.allowedPoints {
             var indices: [Int32] = []
             for p in 0..<allowed.count where allowed[p] { indices.append(Int32(p)) }
             candidates = (indices, map.descriptors.subset(indices))
+            distinct = false
         } else {
             candidates = nil
+            distinct = false
         }
         retrievalSeconds = Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9
     }
 
-    /// Candidate points scanned in the matching step.
+    /// Candidate descriptors scanned in the matching step.
     var candidateCount: Int { candidates?.indices.count ?? map.data.pointCount }
 
     /// The two nearest candidate points of each query feature (train = map point index), exactly.
     func neighbors(_ queries: LocalDescriptors) -> NearestNeighbors {
         if let candidates {
-            return candidates.descriptors.nearestTwo(of: queries, trainIndices: candidates.indices)
+            return candidates.descriptors.nearestTwo(
+                of: queries, trainIndices: candidates.indices, distinct: distinct)
         }
         return map.descriptors.nearestTwo(of: queries)
     }

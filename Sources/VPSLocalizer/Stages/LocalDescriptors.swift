@@ -52,15 +52,42 @@ enum LocalDescriptors: Sendable {
         }
     }
 
+    /// Descriptors stored as a map stores them (`MapData.pointDescriptors`, `Keyframe.descriptors`):
+    /// 32 bytes per ORB descriptor, or little-endian float32 values for float families.
+    init(bytes: [UInt8], float: Bool) {
+        self =
+            float
+            ? .float(Self.unitNormalized(LocalizationMap.floats(bytes))) : .binary(BinaryDescriptors(bytes: bytes))
+    }
+
+    /// `self` followed by `other` (same family).
+    func appending(_ other: LocalDescriptors) -> LocalDescriptors {
+        switch (self, other) {
+        case (.binary(let a), .binary(let b)):
+            return .binary(BinaryDescriptors(words: a.words + b.words))
+        case (.float(let a), .float(let b)):
+            return .float(FloatDescriptors(values: a.values + b.values, dimension: a.dimension))
+        default:
+            preconditionFailure("descriptors of different families")
+        }
+    }
+
     /// The two nearest descriptors of `self` for each of `queries` (same family), exactly, nearest
     /// first; train indices are mapped through `trainIndices` when given.
+    ///
+    /// - Parameter distinct: the second nearest has another train index than the nearest (several
+    ///   descriptors of one map point: the ratio test then compares two distinct points).
     /// - Complexity: O(queries × count) distances (the `CHammingKernels` and `CFloatKernels` kernels).
-    func nearestTwo(of queries: LocalDescriptors, trainIndices: [Int32]? = nil) -> NearestNeighbors {
+    func nearestTwo(
+        of queries: LocalDescriptors, trainIndices: [Int32]? = nil, distinct: Bool = false
+    )
+        -> NearestNeighbors
+    {
         switch (queries, self) {
         case (.binary(let q), .binary(let t)):
-            return HammingNearestTwo.nearest(q, in: t, trainIndices: trainIndices)
+            return HammingNearestTwo.nearest(q, in: t, trainIndices: trainIndices, distinctTrainIndices: distinct)
         case (.float(let q), .float(let t)):
-            return FloatNearestTwo.nearest(q, in: t, trainIndices: trainIndices)
+            return FloatNearestTwo.nearest(q, in: t, trainIndices: trainIndices, distinctTrainIndices: distinct)
         default:
             preconditionFailure("query and map descriptors of different families")
         }

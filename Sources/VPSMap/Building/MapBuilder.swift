@@ -43,10 +43,13 @@ public enum MapBuilder {
     /// - Parameters:
     ///   - frames: posed frames.
     ///   - loadImage: decodes frame `i`'s image.
+    ///   - featureCache: features of frames (by name) extracted by earlier builds, reused and filled
+    ///     (evaluations that build many maps of one image set).
     ///   - progress: called with (stage, fraction done).
     public static func build(
         frames: [MappingFrame], loadImage: @Sendable (Int) throws -> RGBImage, code: String, name: String,
-        options: MapBuildOptions = MapBuildOptions(), progress: (String, Double) -> Void = { _, _ in }
+        options: MapBuildOptions = MapBuildOptions(), featureCache: MapFeatureCache? = nil,
+        progress: (String, Double) -> Void = { _, _ in }
     ) throws(MapBuildError) -> (MapData, MapBuildReport) {
         guard !frames.isEmpty else { throw .noFrames }
         var report = MapBuildReport()
@@ -59,7 +62,8 @@ public enum MapBuilder {
             progress(stage, 1)
         }
 
-        let features = try MapFeatures(frames: frames, config: options.featureConfig, loadImage: loadImage)
+        let features = try MapFeatures(
+            frames: frames, config: options.featureConfig, loadImage: loadImage, cache: featureCache)
         report.keypoints = features.keypointCount
         lap("features")
 

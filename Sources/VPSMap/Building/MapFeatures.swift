@@ -14,16 +14,25 @@ struct MapFeatures {
     var normalized: [[Vec2]]
 
     /// Extracts in parallel; results are stored by frame, so the output is deterministic.
+    ///
+    /// - Parameter cache: features of frames extracted by earlier builds (by frame name), reused and filled.
     init(
-        frames: [MappingFrame], config: FeatureConfig, loadImage: @Sendable (Int) throws -> RGBImage
+        frames: [MappingFrame], config: FeatureConfig, loadImage: @Sendable (Int) throws -> RGBImage,
+        cache: MapFeatureCache? = nil
     ) throws(MapBuildError) {
         let extractor = config.makeExtractor()
         let results = ResultsBox<(FeatureSet, [UInt8])>(count: frames.count)
         DispatchQueue.concurrentPerform(iterations: frames.count) { i in
             do {
+                if let cached = cache?.get(frames[i].name, config) {
+                    results.set(i, .success(cached))
+                    return
+                }
                 let rgb = try loadImage(i)
                 let set = try extractor.extract(from: rgb.gray)
-                results.set(i, .success((set, Self.colors(of: set, in: rgb))))
+                let value = (set, Self.colors(of: set, in: rgb))
+                cache?.set(frames[i].name, config, value)
+                results.set(i, .success(value))
             } catch {
                 results.set(i, .failure(error))
             }

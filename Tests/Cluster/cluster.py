@@ -361,15 +361,23 @@ http {{
     print(f"3. kill -9 of a server under wrk load through nginx ({args.load_seconds} s, 4 connections)", flush=True)
     body, ctype = query_body("MAP_CLUSTER00001")
     open(f"{work}/query.body", "wb").write(body)
-    open(f"{work}/query.lua", "w").write(f"""
+
+    def wrk_script(name, map_header):
+        """A wrk script posting query.body; `map_header` is Lua code that sets X-MultiSet-Map per request."""
+        open(f"{work}/{name}", "w").write(f"""
 local f = io.open("{work}/query.body", "rb")
 wrk.method = "POST"
 wrk.body = f:read("*all")
 f:close()
 wrk.headers["Authorization"] = "Bearer {tok}"
 wrk.headers["Content-Type"] = "{ctype}"
-wrk.headers["X-MultiSet-Map"] = "MAP_CLUSTER00001"
+request = function()
+  wrk.headers["X-MultiSet-Map"] = {map_header}
+  return wrk.format()
+end
 """)
+
+    wrk_script("query.lua", '"MAP_CLUSTER00001"')
     before = {i: sum("query-form" in l for l in servers[i].lines()) for i in servers}
     load = subprocess.Popen(["wrk", "-t2", "-c4", f"-d{args.load_seconds}s", "--timeout", "30s", "-s",
                              f"{work}/query.lua", f"{lb}/vps/map/query-form"], stdout=subprocess.PIPE, text=True)
@@ -448,18 +456,7 @@ wrk.headers["X-MultiSet-Map"] = "MAP_CLUSTER00001"
         servers[i].stop()
     for i in range(3):
         start_server(i, "--engine-workers", "1", "--engine-queue", "0")
-    open(f"{work}/flood.lua", "w").write(f"""
-local f = io.open("{work}/query.body", "rb")
-wrk.method = "POST"
-wrk.body = f:read("*all")
-f:close()
-wrk.headers["Authorization"] = "Bearer {tok}"
-wrk.headers["Content-Type"] = "{ctype}"
-request = function()
-  wrk.headers["X-MultiSet-Map"] = "MAP_FLOOD" .. math.random(1, 1000000)
-  return wrk.format()
-end
-""")
+    wrk_script("flood.lua", '"MAP_FLOOD" .. math.random(1, 1000000)')
     def upstream_503s():
         return sum("503" in l.split("st=", 1)[-1] for l in open(f"{work}/nginx-access.log"))
 

@@ -195,7 +195,9 @@ import VPSSimulation
         print("SDK end to end: recovered within \(e2 * 1000) mm after the break")
         #expect(e2 < 0.05)
         #expect(!sdk.isLocalizing)
+        // Scene calls run on the main actor; the stream yields a fix after its scene call was enqueued there.
         callbacks.sync {}
+        await MainActor.run {}
         #expect(scene.mapRootPose.position == recovered.position)
         sdk.release()
     }

@@ -173,10 +173,15 @@ final class SessionDriver: @unchecked Sendable {
         lock.unlock()
     }
 
-    /// Enqueues callbacks (callback queue) and scene calls (main actor) in order; lock held. Returns the
-    /// streams to finish once the lock is released.
+    /// Enqueues callbacks (callback queue) and scene calls (main actor) in order, then yields the events
+    /// to the streams; lock held. Returns the streams to finish once the lock is released.
+    ///
+    /// Streams see an event only after the scene calls of the same step were enqueued on the main
+    /// actor: a consumer that reads the scene after hopping to the main actor (`await MainActor.run {}`)
+    /// finds them applied, e.g. the map root of the fix it was just told about.
     private func enqueueDeliveries(_ actions: [SessionAction]) -> [AsyncStream<MultiSetEvent>.Continuation] {
         var ended: [AsyncStream<MultiSetEvent>.Continuation] = []
+        var streamEvents: [MultiSetEvent] = []
         var callbackItems: [@Sendable () -> Void] = []
         var sceneItems: [@MainActor @Sendable () -> Void] = []
         let onMain = environment.callsBackOnMain
@@ -186,11 +191,13 @@ final class SessionDriver: @unchecked Sendable {
                 let parked = pendingCallbacks.removeValue(forKey: token)
                 if adopt, let parked { callback = parked }
             case .finishStreams:
+                for event in streamEvents { for c in streams.values { c.yield(event) } }
+                streamEvents.removeAll()
                 ended += streams.values
                 streams.removeAll()
             case .callback(let e):
                 let event = MultiSetEvent(e)
-                for c in streams.values { c.yield(event) }
+                streamEvents.append(event)
                 guard let cb = callback else { continue }
                 let box = UncheckedBox(cb)
                 if onMain {
@@ -217,6 +224,7 @@ final class SessionDriver: @unchecked Sendable {
             let all = sceneItems
             DispatchQueue.main.async { MainActor.assumeIsolated { for item in all { item() } } }
         }
+        for event in streamEvents { for c in streams.values { c.yield(event) } }
         return ended
     }
 

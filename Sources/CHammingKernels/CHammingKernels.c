@@ -16,27 +16,14 @@
 static inline void keep_two(int32_t d, int32_t t, const int32_t *labels, int32_t *b, int32_t *bi, int32_t *s,
                             int32_t *si) {
     if (d >= *s) return;
-    if (!labels) {
-        if (d < *b) {
-            *s = *b;
-            *si = *bi;
-            *b = d;
-            *bi = t;
-        } else {
-            *s = d;
-            *si = t;
-        }
-        return;
-    }
-    int32_t label = labels[t];
     if (d < *b) {
-        if (*bi < 0 || labels[*bi] != label) {
+        if (!labels || *bi < 0 || labels[*bi] != labels[t]) {
             *s = *b;
             *si = *bi;
         }
         *b = d;
         *bi = t;
-    } else if (labels[*bi] != label) {
+    } else if (!labels || labels[*bi] != labels[t]) {
         *s = d;
         *si = t;
     }

@@ -43,7 +43,8 @@ public enum FloatNearestTwo {
                 }
             }
         }
-        // Out of memory for the packed copy: the plain scan needs none.
+        // Out of memory for the packed copy: the plain scan needs none (it ignores `distinctTrainIndices`,
+        // so a second neighbour may then be the nearest's own point and its ratio test fail).
         guard status == 0 else {
             let found = BruteForceMatcher.nearest(queries, in: train, k: 2)
             return trainIndices.map { found.remappingTrain($0) } ?? found

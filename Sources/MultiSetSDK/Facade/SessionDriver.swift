@@ -182,6 +182,10 @@ final class SessionDriver: @unchecked Sendable {
     private func enqueueDeliveries(_ actions: [SessionAction]) -> [AsyncStream<MultiSetEvent>.Continuation] {
         var ended: [AsyncStream<MultiSetEvent>.Continuation] = []
         var streamEvents: [MultiSetEvent] = []
+        func yieldStreamEvents() {
+            for event in streamEvents { for c in streams.values { c.yield(event) } }
+            streamEvents.removeAll()
+        }
         var callbackItems: [@Sendable () -> Void] = []
         var sceneItems: [@MainActor @Sendable () -> Void] = []
         let onMain = environment.callsBackOnMain
@@ -191,8 +195,7 @@ final class SessionDriver: @unchecked Sendable {
                 let parked = pendingCallbacks.removeValue(forKey: token)
                 if adopt, let parked { callback = parked }
             case .finishStreams:
-                for event in streamEvents { for c in streams.values { c.yield(event) } }
-                streamEvents.removeAll()
+                yieldStreamEvents()
                 ended += streams.values
                 streams.removeAll()
             case .callback(let e):
@@ -224,7 +227,7 @@ final class SessionDriver: @unchecked Sendable {
             let all = sceneItems
             DispatchQueue.main.async { MainActor.assumeIsolated { for item in all { item() } } }
         }
-        for event in streamEvents { for c in streams.values { c.yield(event) } }
+        yieldStreamEvents()
         return ended
     }
 

@@ -8,16 +8,17 @@ import VPSSimulation
 
 /// The demo's scan act: the simulated phone scans the room through the SDK's `MapScanner` (an AR
 /// session with drift), `ScanUploader` sends the scan over the socket, the server builds the map, and
-/// walks then localize against it. The scanned map lives in the scan's AR frame; the truth is compared
-/// after aligning that frame to the venue once (a rigid fit of the keyframes' AR camera centres to
-/// their true centres).
+/// walks then localize against it. The scanned map lives in the scan's AR frame (its poses adjusted by
+/// the builder); the truth is compared after aligning that frame to the venue once (a rigid fit of the
+/// map's keyframe centres to their true centres).
 enum DemoScanAct {
     /// What the scan and its upload gave.
     struct Scan {
         var code: String
         var feedback: ScanFeedback
         var venueFromMap: Rigid3
-        /// RMS of the alignment's residuals, metres (the scan's drift that one rigid fit cannot remove).
+        /// RMS of the alignment's residuals, metres (the drift left in the map that one rigid fit cannot
+        /// remove).
         var alignmentRMS: Double
         /// The map's points in the venue frame.
         var points: [Vec3]
@@ -34,8 +35,8 @@ enum DemoScanAct {
     ) throws -> Scan? {
         let started = DispatchTime.now().uptimeNanoseconds
         // A phone session with `drift` per metre walked (and 0.5°/min of yaw drift per percent) and the
-        // default noise. The builder trusts the AR poses (no bundle adjustment), so the drift stays in
-        // the map, and one rigid alignment cannot remove it.
+        // default noise. The builder adjusts the AR poses with the points (held to the AR relative poses
+        // and gravity), which undoes the drift where the scan sees a place again.
         let session = ARSessionConfiguration(
             camera: DemoVenueMap.camera, frameInterval: 0.1, translationDriftPerMetre: drift,
             yawDriftDegreesPerMinute: 50 * drift)
@@ -48,8 +49,7 @@ enum DemoScanAct {
         let scanner = MapScanner(imageCodec: TurboImageCodec())
         try? FileManager.default.removeItem(at: folder)
         try scanner.start(in: folder, device: .init(model: "simulator", name: "demo scan of \(venue.name)"))
-        var arCentres: [Vec3] = []
-        var trueCentres: [Vec3] = []
+        var trueCentres: [Int: Vec3] = [:]
         var lastWarnings: [ScanWarning] = []
         var nextReport = 10.0
         // The scanner looks at every frame's pose; only candidates are rendered and measured.
@@ -57,10 +57,9 @@ enum DemoScanAct {
             scanner.notifyTracking(SimulatedFrameSource.trackingSignal(pose.trackingState))
             if scanner.considerPose(timestamp: pose.timestamp, worldFromCamera: pose.arWorldFromCamera) == nil,
                 let camera = SimulatedFrameSource.cameraFrame(pose, image: simulator.render(pose), quality: 90),
-                case .kept = scanner.processCandidate(camera)
+                case .kept(let index) = scanner.processCandidate(camera)
             {
-                arCentres.append(pose.arWorldFromCamera.translation)
-                trueCentres.append(pose.trueWorldFromCamera.translation)
+                trueCentres[index] = pose.trueWorldFromCamera.translation
             }
             let f = scanner.feedback
             if f.warnings != lastWarnings && !f.warnings.isEmpty {
@@ -115,24 +114,37 @@ enum DemoScanAct {
             say("  upload failed: \(error)")
             return nil
         }
-        guard let venueFromMap = alignRigid(source: arCentres, target: trueCentres) else { return nil }
-        let rms = alignmentResidualRMS(venueFromMap, source: arCentres, target: trueCentres) ?? .nan
         let record = try data.store.map(idOrCode: done.mapCode, accountID: DataDirectory.defaultAccountID, kind: .map)
-        let map = try record.map { try MapFile.read(from: data.mapFile($0)) }
-        let points = map?.positions.map { venueFromMap * $0 } ?? []
+        guard let map = try record.map({ try MapFile.read(from: data.mapFile($0)) }) else { return nil }
+        // Keyframe `frame_000012` is the scanner's keyframe 12: its centre in the map against the truth.
+        var mapCentres: [Vec3] = []
+        var venueCentres: [Vec3] = []
+        for k in map.keyframes {
+            guard let index = Int(k.name.dropFirst("frame_".count)), let truth = trueCentres[index] else { continue }
+            mapCentres.append(CameraPose(k.camFromMap).center)
+            venueCentres.append(truth)
+        }
+        guard let venueFromMap = alignRigid(source: mapCentres, target: venueCentres) else { return nil }
+        let rms = alignmentResidualRMS(venueFromMap, source: mapCentres, target: venueCentres) ?? .nan
+        let points = map.positions.map { venueFromMap * $0 }
         say(
             String(
                 format:
                     "  map %@ built from the SDK's upload in %.1f s: %d points; the scan's frame aligned to the venue once (residual %.1f cm RMS)",
                 done.mapCode, uploadSeconds, points.count, rms * 100))
-        if let map {
-            let q = MapQualityReport.report(map)
+        if let a = map.buildFunnel?.adjustment {
             say(
                 String(
                     format:
-                        "  quality report: %d of %d keyframes see 30+ points; %.0f of %.0f m² rated good, localizability %.2f; %@",
-                    q.coveredKeyframes, q.keyframes, q.goodArea, q.scannedArea, q.localizability, q.advice))
+                        "  pose adjustment: reprojection RMS %.2f → %.2f px, keyframes moved %.1f cm mean, %.1f cm at most",
+                    a.initialRMS, a.finalRMS, 100 * a.meanCorrection, 100 * a.maxCorrection))
         }
+        let q = MapQualityReport.report(map)
+        say(
+            String(
+                format:
+                    "  quality report: %d of %d keyframes see 30+ points; %.0f of %.0f m² rated good, localizability %.2f; %@",
+                q.coveredKeyframes, q.keyframes, q.goodArea, q.scannedArea, q.localizability, q.advice))
         return Scan(
             code: done.mapCode, feedback: f, venueFromMap: venueFromMap, alignmentRMS: rms, points: points,
             scanSeconds: scanSeconds, uploadSeconds: uploadSeconds, retries: done.retries)

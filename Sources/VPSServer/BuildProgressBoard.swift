@@ -15,8 +15,8 @@ final class BuildProgressBoard: Sendable {
     /// The stages of a build in order, with the share of the whole build each usually takes (measured on
     /// the demo's scans: feature extraction and pair matching dominate).
     static let stages: [(name: String, share: Double)] = [
-        ("features", 0.40), ("pairs", 0.10), ("matching", 0.30), ("triangulation", 0.15), ("merging", 0.02),
-        ("writing", 0.03),
+        ("features", 0.40), ("pairs", 0.10), ("matching", 0.30), ("adjustment", 0.10), ("triangulation", 0.05),
+        ("merging", 0.02), ("writing", 0.03),
     ]
 
     private let entries = Mutex<[String: MapBuildProgressJSON]>([:])

@@ -23,6 +23,9 @@ enum MapBuildJob {
         let total = max(1, frames.count)
         report("features", 0)
         let stages = BuildProgressBoard.stages.map(\.name)
+        // Uploaded scans carry AR poses: adjusted with the points (`PoseAdjustmentOptions`).
+        var options = MapBuildOptions()
+        options.poseAdjustment = PoseAdjustmentOptions()
         let (map, _) = try MapBuilder.build(
             frames: frames,
             loadImage: { i in
@@ -30,7 +33,7 @@ enum MapBuildJob {
                 let n = loaded.add(1, ordering: .relaxed).newValue
                 report("features", Double(n) / Double(total))
                 return image
-            }, code: code, name: name,
+            }, code: code, name: name, options: options,
             progress: { stage, _ in
                 // The builder reports a stage when it ends: the next one starts.
                 if let i = stages.firstIndex(of: stage), i + 1 < stages.count, stages[i + 1] != "merging" {

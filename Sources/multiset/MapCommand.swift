@@ -17,7 +17,8 @@ enum MapCommand {
 
     static let buildUsage = """
         usage: multiset map build --captures DIR [--code MAP_XXXXXXXXXXXX] [--name NAME] [--geo LAT,LON,ALT [--heading DEG]]
-                                  [--features orb|sift|rootsift] [--use-truth] [--verbose] [--data DIR]
+                                  [--features orb|sift|rootsift] [--use-truth] [--no-adjust] [--verbose]
+                                  [--data DIR]
 
         Builds a map from a capture dataset (DIR/captures.json and its images), registers it in the
         data directory (status processing, then active or failed) and writes maps/CODE.vpsmap and a
@@ -28,6 +29,9 @@ enum MapCommand {
                      instead of their AR tracking poses: the map is then in the venue's frame, so maps of one
                      venue share a frame and `multiset eval` compares answers with the truth. Real captures
                      have no truth; the flag is for simulated ones.
+        --no-adjust  trust the AR poses as they are. By default they are adjusted with the points (bundle
+                     adjustment held to the AR relative poses and gravity), which undoes the drift a scan
+                     accumulates wherever it sees a place again; the map frame stays the first frame's.
         --verbose    print the build's funnel: per stage what was kept and what each filter dropped (also
                      stored in the map file's metadata, shown by `map info`).
         \(FeatureFlag.usage)
@@ -112,9 +116,11 @@ enum MapCommand {
         let path = args.string("data") ?? ".multiset"
         let georeference = try parseGeoreference(&args)
         let useTruth = args.flag("use-truth")
+        let noAdjust = args.flag("no-adjust")
         let verbose = args.flag("verbose")
         var options = MapBuildOptions()
         options.featureConfig = try FeatureFlag.parse(&args)
+        if !useTruth && !noAdjust { options.poseAdjustment = PoseAdjustmentOptions() }
         try args.rejectUnknown()
         if let givenCode, !isCode(givenCode, prefix: "MAP_") {
             throw UsageError(

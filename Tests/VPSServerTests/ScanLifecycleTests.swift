@@ -2,6 +2,7 @@ import Foundation
 import MultiSetSDK
 import Testing
 import VPSGeometry
+import VPSMap
 import VPSProtocol
 import VPSSimulation
 
@@ -9,7 +10,8 @@ import VPSSimulation
 
 /// The whole life cycle on Linux: the SDK's scanner scans a room (AR session with drift), the uploader
 /// sends it over a loopback socket, the server builds the map, and the SDK localizes in it on a walk;
-/// the truth is compared after aligning the scan's frame to the venue once.
+/// the truth is compared after aligning the map's frame (the scan's, its poses adjusted by the builder)
+/// to the venue once.
 @Suite(.serialized) struct ScanLifecycleTests {
     static let camera = Camera(fx: 480, fy: 480, cx: 320, cy: 240, width: 640, height: 480)
 
@@ -44,15 +46,14 @@ import VPSSimulation
         policy.minRotationDegrees = 16
         let scanner = MapScanner(policy: policy, imageCodec: TurboImageCodec())
         try scanner.start(in: root.appendingPathComponent("scan"), device: .init(model: "simulator", name: "life"))
-        var arCentres: [Vec3] = [], trueCentres: [Vec3] = []
+        var trueCentres: [Int: Vec3] = [:]
         while let frame = simulator.next(renderingImage: false) {
             scanner.notifyTracking(SimulatedFrameSource.trackingSignal(frame.trackingState))
             guard scanner.considerPose(timestamp: frame.timestamp, worldFromCamera: frame.arWorldFromCamera) == nil,
                 let camera = SimulatedFrameSource.cameraFrame(frame, image: simulator.render(frame), quality: 90),
-                case .kept = scanner.processCandidate(camera)
+                case .kept(let index) = scanner.processCandidate(camera)
             else { continue }
-            arCentres.append(frame.arWorldFromCamera.translation)
-            trueCentres.append(frame.trueWorldFromCamera.translation)
+            trueCentres[index] = frame.trueWorldFromCamera.translation
         }
         let scan = try scanner.finish()
         #expect(scan.isReadyToUpload, "\(scan.problems)")
@@ -87,8 +88,16 @@ import VPSSimulation
         #expect(quality.keyframes == scan.dataset.frames.count && quality.points > 500)
         #expect(quality.scannedArea >= 3 && quality.goodArea >= 1 && quality.localizability > 0.3)
         #expect(quality.areas.allSatisfy { (0...1).contains($0.localizability) })
-        let venueFromMap = try #require(alignRigid(source: arCentres, target: trueCentres))
-        let rms = alignmentResidualRMS(venueFromMap, source: arCentres, target: trueCentres) ?? .nan
+        // The map's keyframe `frame_000012` is the scanner's keyframe 12: its centre against the truth.
+        let map = try MapFile.read(from: data.mapFile(record))
+        #expect(map.buildFunnel?.adjustment != nil)
+        let pairs = map.keyframes.compactMap { k -> (Vec3, Vec3)? in
+            guard let i = Int(k.name.dropFirst("frame_".count)), let truth = trueCentres[i] else { return nil }
+            return (CameraPose(k.camFromMap).center, truth)
+        }
+        let venueFromMap = try #require(alignRigid(source: pairs.map(\.0), target: pairs.map(\.1)))
+        let rms = alignmentResidualRMS(venueFromMap, source: pairs.map(\.0), target: pairs.map(\.1)) ?? .nan
+        #expect(rms < 0.01)
 
         // 3. Localize on a walk, single-frame, through the SDK.
         let walk = ARSessionSimulator(

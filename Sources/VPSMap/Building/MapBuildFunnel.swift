@@ -39,13 +39,15 @@ public struct MapBuildFunnel: Codable, Equatable, Sendable {
     public var medianReprojectionError = 0.0
     /// Frames observing at least `MapBuildOptions.minPointsPerFrame` points.
     public var coveredFrames = 0
+    /// The pose adjustment of a build from odometry poses; nil when the poses were trusted.
+    public var adjustment: PoseAdjustmentSummary?
 
     /// Creates an empty funnel.
     public init() {}
 
     /// One line per stage, for `--verbose` output.
     public var lines: [String] {
-        [
+        var lines = [
             "frames \(frames), keypoints \(keypoints), scene scale \(String(format: "%.3g", sceneScale)) m "
                 + "(median viewing depth)",
             "pairs: \(pairsScored) scored for overlap → \(candidatePairs) matched",
@@ -58,6 +60,15 @@ public struct MapBuildFunnel: Codable, Equatable, Sendable {
             "points: \(points) (mean track \(String(format: "%.2f", meanTrackLength)), median reprojection "
                 + "\(String(format: "%.2f", medianReprojectionError)) px), frames covered \(coveredFrames) of \(frames)",
         ]
+        if let a = adjustment {
+            lines.insert(
+                "pose adjustment: \(a.rounds) rounds, \(a.iterations) iterations over \(a.observations) observations, "
+                    + String(
+                        format: "reprojection RMS %.2f → %.2f px; frames moved %.1f cm mean, %.1f cm / %.2f° at most",
+                        a.initialRMS, a.finalRMS, 100 * a.meanCorrection, 100 * a.maxCorrection,
+                        a.maxRotationCorrectionDegrees), at: 4)
+        }
+        return lines
     }
 }
 

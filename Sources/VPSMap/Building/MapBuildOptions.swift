@@ -48,6 +48,10 @@ public struct MapBuildOptions: Sendable {
     public var minCoveredFrameShare = 0.5
     /// Points a frame must observe to count as covered.
     public var minPointsPerFrame = 30
+    /// Adjust the poses before the final triangulation (poses from a phone's AR odometry, which
+    /// drift); nil trusts them as given (surveyed poses, a COLMAP model, the simulator's truth).
+    /// The frames must then be in capture order: consecutive frames are tied by their relative pose.
+    public var poseAdjustment: PoseAdjustmentOptions?
 
     /// Defaults.
     public init() {}

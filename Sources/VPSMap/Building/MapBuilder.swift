@@ -67,18 +67,34 @@ public enum MapBuilder {
         report.keypoints = features.keypointCount
         lap("features")
 
-        let selection = PairSelection(frames: frames, features: features, options: options)
+        // Odometry poses drift: pairs are verified at the adjustment's wider epipolar limit, and the
+        // adjusted poses face the strict limits in the final triangulation.
+        var matchOptions = options
+        if let adjustment = options.poseAdjustment {
+            matchOptions.epipolarThreshold = max(options.epipolarThreshold, adjustment.epipolarThreshold)
+        }
+        let selection = PairSelection(frames: frames, features: features, options: matchOptions)
         report.sceneScale = selection.sceneScale
         report.pairsScored = selection.scored
         report.candidatePairs = selection.pairs.count
         lap("pairs")
 
-        let matching = PairMatching(pairs: selection.pairs, frames: frames, features: features, options: options)
+        let matching = PairMatching(
+            pairs: selection.pairs, frames: frames, features: features, options: matchOptions)
         report.matches = matching.matches
         report.verifiedMatches = matching.verifiedMatches
         report.tracks = matching.tracks.count
         report.inconsistentTracks = matching.inconsistentTracks
         lap("matching")
+
+        var frames = frames
+        if let adjustment = options.poseAdjustment {
+            let adjusted = PoseAdjustment(
+                tracks: matching.tracks, frames: frames, features: features, options: options, adjustment: adjustment)
+            frames = adjusted.frames
+            report.adjustment = adjusted.summary
+            lap("adjustment")
+        }
 
         let triangulation = TrackTriangulation(
             tracks: matching.tracks, frames: frames, features: features, options: options)

@@ -28,15 +28,22 @@ struct TrackTriangulation {
     var droppedAngle = 0
     var droppedDepth = 0
 
+    /// A keypoint's standard deviation in normalized units: `keypointSigma` at the finest scale,
+    /// growing with the pyramid level (ORB keypoint size over 31 px; SIFT keypoints are all fine).
+    static func sigma(
+        _ n: TrackBuilder.Node, frames: [MappingFrame], features: MapFeatures, options: MapBuildOptions
+    ) -> Double {
+        let referenceSize: Float = options.featureConfig.descriptorKind == .binary256 ? 31 : 1e9
+        let scale = max(1, Double(features.sets[n.image].keypoints[n.keypoint].size / referenceSize))
+        return options.keypointSigma * scale / frames[n.image].camera.meanFocal
+    }
+
     init(
         tracks: [[TrackBuilder.Node]], frames: [MappingFrame], features: MapFeatures, options: MapBuildOptions
     ) {
         let centers = frames.map { $0.camFromMap.center }
-        // Per-keypoint standard deviation in normalized units, growing with the pyramid level.
-        let referenceSize: Float = options.featureConfig.descriptorKind == .binary256 ? 31 : 1e9
         func sigma(_ n: TrackBuilder.Node) -> Double {
-            let scale = max(1, Double(features.sets[n.image].keypoints[n.keypoint].size / referenceSize))
-            return options.keypointSigma * scale / frames[n.image].camera.meanFocal
+            Self.sigma(n, frames: frames, features: features, options: options)
         }
         func observations(_ nodes: [TrackBuilder.Node], weighted: Bool) -> [TriangulationObservation] {
             nodes.map {

@@ -21,22 +21,25 @@ public struct MappingFrame: Sendable {
     }
 }
 
-/// Builds a localization map from posed images with known intrinsics (the poses are trusted:
-/// no bundle adjustment of cameras). Each stage is its own type, and all report into one
-/// `MapBuildFunnel`:
+/// Builds a localization map from posed images with known intrinsics. Surveyed poses are trusted;
+/// poses from AR odometry are adjusted with the points when `MapBuildOptions.poseAdjustment` is set.
+/// Each stage is its own type, and all report into one `MapBuildFunnel`:
 ///
 /// 1. `MapFeatures`: features per frame (in parallel, deterministic), undistorted per frame.
 /// 2. `PairSelection`: pairs by measured overlap (epipolar-consistent matches of the strongest
 ///    features among pose-compatible candidates), scale-free.
 /// 3. `PairMatching`: full ratio + mutual matching of each pair, verified against the known epipolar
 ///    geometry, merged into tracks (`TrackBuilder`).
+/// 3b. `PoseAdjustment` (odometry poses only): bundle adjustment held to the odometry's relative
+///    poses, gravity and first frame; pairs are then verified at its wider epipolar limit.
 /// 4. `TrackTriangulation`: weighted multi-view triangulation with reprojection, depth, relative
 ///    uncertainty and angle filters.
 /// 5. One representative descriptor per point (the track's medoid), the colour of its first view,
 ///    keyframes; a map that too few frames see enough of is refused (`MapBuildError.tooThin`).
 ///
 /// - Complexity: O(frames × (candidatesPerFrame × overlapFeatures² + neighborsPerFrame × features²))
-///   descriptor distances; memory linear in frames.
+///   descriptor distances; memory linear in frames. With pose adjustment, plus per iteration
+///   O((6 × frames)³ / 6) for the pose system (`BundleAdjustment`): seconds for a few hundred frames.
 public enum MapBuilder {
     /// Builds a map.
     ///

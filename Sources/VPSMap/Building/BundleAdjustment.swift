@@ -115,15 +115,16 @@ struct BundleAdjustment {
         return [dr.x, dr.y, dr.z, dc.x, dc.y, dc.z]
     }
 
+    /// `pose` moved by the update `(ω, δt)`: `R ← exp([ω]×) R`, `t ← t + δt`.
+    private static func updated(_ pose: CameraPose, rotation w: Vec3, translation d: Vec3) -> CameraPose {
+        CameraPose(rotation: Quaternion(rotationVector: w).matrix * pose.rotation, translation: pose.translation + d)
+    }
+
     /// `pose` moved by `h` along update coordinate `k` (0–2 rotation, 3–5 translation).
     private static func perturbed(_ pose: CameraPose, _ k: Int, _ h: Double) -> CameraPose {
         var d = Vec3.zero
         d[k % 3] = h
-        if k < 3 {
-            return CameraPose(
-                rotation: Quaternion(rotationVector: d).matrix * pose.rotation, translation: pose.translation)
-        }
-        return CameraPose(rotation: pose.rotation, translation: pose.translation + d)
+        return k < 3 ? updated(pose, rotation: d, translation: .zero) : updated(pose, rotation: .zero, translation: d)
     }
 
     // MARK: - Cost
@@ -249,9 +250,10 @@ struct BundleAdjustment {
         for i in 0..<n { s[i * n + i] += lambda * s[i * n + i] + 1e-12 }
         var inverses = [Double](repeating: 0, count: 9 * points.count)
         for (j, range) in pointRanges.enumerated() where !range.isEmpty {
-            var v = Array(eq.hpp[(9 * j)..<(9 * j + 9)])
-            for d in 0..<3 { v[4 * d] += lambda * v[4 * d] + 1e-12 }
-            guard let inv = Self.invert3(v) else { return nil }
+            let v = Mat3(rowMajor: Array(eq.hpp[(9 * j)..<(9 * j + 9)]))
+            let damping = Vec3(v.r0.x, v.r1.y, v.r2.z) * lambda + Vec3(repeating: 1e-12)
+            guard let vInverse = (v + Mat3.diagonal(damping)).inverse else { return nil }
+            let inv = [vInverse.r0, vInverse.r1, vInverse.r2].flatMap { [$0.x, $0.y, $0.z] }
             inverses.replaceSubrange((9 * j)..<(9 * j + 9), with: inv)
             // W V⁻¹ for each view of the point.
             let wv = range.map { o -> [Double] in
@@ -272,7 +274,8 @@ struct BundleAdjustment {
                     for k in 0..<3 { g += wv[ai][3 * i + k] * eq.gp[3 * j + k] }
                     rhs[fa + i] -= g
                 }
-                for ob in range {
+                // The factorization reads only the lower triangle: blocks at or left of the diagonal.
+                for ob in range where observations[ob].frame <= observations[oa].frame {
                     let fb = 6 * observations[ob].frame
                     for i in 0..<6 {
                         for c in 0..<6 {
@@ -299,18 +302,6 @@ struct BundleAdjustment {
         return (dc, dp)
     }
 
-    private static func invert3(_ m: [Double]) -> [Double]? {
-        let c00 = m[4] * m[8] - m[5] * m[7], c01 = m[5] * m[6] - m[3] * m[8], c02 = m[3] * m[7] - m[4] * m[6]
-        let det = m[0] * c00 + m[1] * c01 + m[2] * c02
-        guard det.isFinite, abs(det) > 1e-300 else { return nil }
-        let id = 1 / det
-        return [
-            c00 * id, (m[2] * m[7] - m[1] * m[8]) * id, (m[1] * m[5] - m[2] * m[4]) * id,
-            c01 * id, (m[0] * m[8] - m[2] * m[6]) * id, (m[2] * m[3] - m[0] * m[5]) * id,
-            c02 * id, (m[1] * m[6] - m[0] * m[7]) * id, (m[0] * m[4] - m[1] * m[3]) * id,
-        ]
-    }
-
     // MARK: - Solve
 
     /// Runs Levenberg–Marquardt until the cost stops decreasing (relative change below
@@ -330,10 +321,9 @@ struct BundleAdjustment {
                     continue
                 }
                 let newPoses = poses.indices.map { f in
-                    let w = Vec3(dc[6 * f], dc[6 * f + 1], dc[6 * f + 2])
-                    return CameraPose(
-                        rotation: Quaternion(rotationVector: w).matrix * poses[f].rotation,
-                        translation: poses[f].translation + Vec3(dc[6 * f + 3], dc[6 * f + 4], dc[6 * f + 5]))
+                    Self.updated(
+                        poses[f], rotation: Vec3(dc[6 * f], dc[6 * f + 1], dc[6 * f + 2]),
+                        translation: Vec3(dc[6 * f + 3], dc[6 * f + 4], dc[6 * f + 5]))
                 }
                 let newPoints = points.indices.map { j in points[j] + Vec3(dp[3 * j], dp[3 * j + 1], dp[3 * j + 2]) }
                 let candidate = reprojectionCost(poses: newPoses, points: newPoints) + priorCost(poses: newPoses)

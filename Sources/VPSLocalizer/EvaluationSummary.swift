@@ -122,9 +122,12 @@ public struct EvaluationSummary: Sendable {
 
     /// Number of queries.
     public var queries: Int
-    /// Queries with a pose.
+    /// Queries answered: a pose with confidence ≥ `Localizer.answerConfidence` (what the server
+    /// answers; a pose below it is withheld as `LOW_CONFIDENCE`).
     public var answered: Int
-    /// Share of all queries within each of `thresholds`.
+    /// Queries whose pose was withheld for its confidence (below `Localizer.answerConfidence`).
+    public var withheld: Int
+    /// Share of all queries answered within each of `thresholds`.
     public var recalls: [Double]
     /// Median position (metres) and rotation (degrees) errors of the answered queries; nil without answers.
     public var medianPositionError: Double?, medianRotationError: Double?
@@ -136,12 +139,14 @@ public struct EvaluationSummary: Sendable {
     /// Summarizes `results`.
     public init(_ results: [EvaluatedQuery]) {
         queries = results.count
-        let found = results.filter { $0.positionError != nil }
+        let posed = results.filter { $0.positionError != nil }
+        let found = posed.filter { $0.confidence >= Localizer.answerConfidence }
         answered = found.count
+        withheld = posed.count - found.count
         recalls = Self.thresholds.map { t in
             results.isEmpty
                 ? 0
-                : Double(results.filter { $0.isWithin(meters: t.meters, degrees: t.degrees) }.count)
+                : Double(found.filter { $0.isWithin(meters: t.meters, degrees: t.degrees) }.count)
                     / Double(results.count)
         }
         medianPositionError = Self.percentile(found.compactMap(\.positionError), 0.5)
@@ -174,8 +179,9 @@ public struct EvaluationSummary: Sendable {
         }
         out.append(
             String(
-                format: "median error: %.1f mm, %.3f° (%d of %d answered)", (medianPositionError ?? .nan) * 1000,
-                medianRotationError ?? .nan, answered, queries))
+                format: "median error: %.1f mm, %.3f° (%d of %d answered, %d withheld below confidence %.1f)",
+                (medianPositionError ?? .nan) * 1000, medianRotationError ?? .nan, answered, queries, withheld,
+                Localizer.answerConfidence))
         out.append(
             String(
                 format: "wrong answers with confidence ≥ %.1f: %d of %d (%.2f %%)", Self.confidentFrom, confidentWrong,
@@ -191,6 +197,7 @@ public struct EvaluationSummary: Sendable {
         [
             "frames": queries,
             "answered": answered,
+            "withheld": withheld,
             "recall": Dictionary(uniqueKeysWithValues: zip(Self.thresholdKeys, recalls)),
             "median_position_m": medianPositionError ?? -1,
             "median_rotation_deg": medianRotationError ?? -1,

@@ -94,5 +94,19 @@ import VPSImaging
         #expect(s.latency["pose"]!.p50 == 0.003 && s.latency["pose"]!.p90 == 0.004)
         #expect(EvaluationSummary([]).recalls == [0, 0, 0, 0])
         #expect(EvaluationSummary([]).medianPositionError == nil)
+        // A pose below the answer confidence is withheld, as the server withholds it: neither an
+        // answer, nor in the recall or the medians (entry-P10 from every second image printed
+        // "5 of 5 answered" with two poses 12 m off at confidence 0.00–0.01 in its median).
+        let w = EvaluationSummary([
+            query(0.01, 0.5, confidence: 0.9, ms: 1), query(12, 0.5, confidence: 0.01, ms: 1),
+            query(0.03, 0.2, confidence: 0.19, ms: 1),
+        ])
+        #expect(w.queries == 3)
+        #expect(w.answered == 1)
+        #expect(w.withheld == 2)
+        let third: Double = 1.0 / 3
+        #expect(w.recalls == [Double](repeating: third, count: 4))
+        #expect(w.medianPositionError == 0.01)
+        #expect(w.lines.contains { $0.hasSuffix("(1 of 3 answered, 2 withheld below confidence 0.2)") })
     }
 }

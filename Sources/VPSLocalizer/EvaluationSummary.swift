@@ -102,6 +102,10 @@ public struct EvaluatedQuery: Sendable {
         seconds = [:]
     }
 
+    /// True when the pose would be answered: found, with confidence ≥ `Localizer.answerConfidence`
+    /// (below it the server withholds it as `LOW_CONFIDENCE`).
+    public var isAnswered: Bool { positionError != nil && confidence >= Localizer.answerConfidence }
+
     /// True when a pose was found within `meters` and `degrees` of the truth.
     public func isWithin(meters: Double, degrees: Double) -> Bool {
         guard let p = positionError, let r = rotationError else { return false }
@@ -139,10 +143,9 @@ public struct EvaluationSummary: Sendable {
     /// Summarizes `results`.
     public init(_ results: [EvaluatedQuery]) {
         queries = results.count
-        let posed = results.filter { $0.positionError != nil }
-        let found = posed.filter { $0.confidence >= Localizer.answerConfidence }
+        let found = results.filter(\.isAnswered)
         answered = found.count
-        withheld = posed.count - found.count
+        withheld = results.filter { $0.positionError != nil }.count - found.count
         recalls = Self.thresholds.map { t in
             results.isEmpty
                 ? 0

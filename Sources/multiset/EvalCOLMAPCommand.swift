@@ -30,7 +30,7 @@ enum EvalCOLMAPCommand {
         Localizer flags (ablations; --rig-drift defaults to none here, the model's poses being exact):
         \(LocalizerFlags.usage)
         --verbose prints every query: matches, inliers, confidence, margin, σ (pose uncertainty for 1 px noise)
-        and the error. A query is answered when its pose has confidence ≥ 0.2 (what the server answers); recall
+        and the error. A query is answered when its pose has confidence ≥ \(Localizer.answerConfidence) (what the server answers); recall
         and medians are over answered queries, and a pose below it is counted as withheld. The JSON adds every
         query ("queries": name, answered, position_m, rotation_deg — also for a withheld pose —, confidence,
         inliers, map_points, query_s, failure), "mode" and "rig_frames".
@@ -114,7 +114,7 @@ enum EvalCOLMAPCommand {
             object["rig_frames"] = rigFrames
             object["queries"] = results.map { r -> [String: Any] in
                 [
-                    "name": r.name, "answered": r.positionError != nil && r.confidence >= Localizer.answerConfidence,
+                    "name": r.name, "answered": r.isAnswered,
                     "position_m": r.positionError.map { $0 as Any } ?? NSNull(),
                     "rotation_deg": r.rotationError.map { $0 as Any } ?? NSNull(), "confidence": r.confidence,
                     "inliers": r.inliers, "map_points": r.mapPoints, "query_s": r.totalSeconds,

@@ -13,6 +13,9 @@ public struct AbsolutePoseOptions: Sendable, Equatable {
     public var refinementIterations = 100
     /// Minimum inliers for a pose to be returned. Default 6.
     public var minInliers = 6
+    /// Poses the search must not return (single-camera estimation only): minimal models and local
+    /// optimisation that land inside it are discarded. Default nil (none).
+    public var excluded: PoseExclusion?
 
     /// Default options.
     public init() {}
@@ -90,17 +93,21 @@ public func estimateAbsolutePose(
     var ransacOptions = options.ransac
     let focal = camera.meanFocal
     ransacOptions.threshold = options.maxReprojectionError / focal
-    let base = AbsolutePoseEstimator(observations: observations, points: worldPoints)
+    var base = AbsolutePoseEstimator(observations: observations, points: worldPoints)
+    base.excluded = options.excluded
     let result: RansacResult<CameraPose>
     if let g = gravityInCamera, g.isFinite, g.norm > 0 {
-        let estimator = UprightAbsolutePoseEstimator(
+        var estimator = UprightAbsolutePoseEstimator(
             observations: observations, points: worldPoints, gravityInCamera: g, gravityInWorld: gravityInWorld)
+        estimator.excluded = options.excluded
         result = Ransac.run(estimator, options: ransacOptions)
     } else {
         result = Ransac.run(base, options: ransacOptions)
     }
     failed.ransac = result.stats
-    guard var pose = result.model, result.stats.inlierCount >= options.minInliers else {
+    guard var pose = result.model, result.stats.inlierCount >= options.minInliers,
+        !(options.excluded?.contains(pose) ?? false)
+    else {
         failed.failure = .tooFewInliers(result.stats.inlierCount)
         return failed
     }

@@ -11,6 +11,8 @@ public struct AbsolutePoseEstimator: RansacEstimator {
     public let points: [Vec3]
     /// Iterations of the local-optimisation refinement.
     public var localIterations = 10
+    /// Poses never returned as hypotheses (`PoseExclusion`); nil: none.
+    public var excluded: PoseExclusion?
 
     /// Builds the estimator; observations and points must have equal counts.
     public init(observations: [Vec2], points: [Vec3]) {
@@ -28,6 +30,7 @@ public struct AbsolutePoseEstimator: RansacEstimator {
         let i = sample[0], j = sample[1], k = sample[2]
         solveP3P(
             bearings: (bearings[i], bearings[j], bearings[k]), points: (points[i], points[j], points[k]), into: &models)
+        if let excluded { models.removeAll { excluded.contains($0) } }
     }
 
     @inlinable public func squaredError(_ model: CameraPose, at index: Int) -> Double {
@@ -44,6 +47,7 @@ public struct AbsolutePoseEstimator: RansacEstimator {
         let opts = PoseRefinementOptions(
             loss: .truncated(squaredThreshold.squareRoot()), maxIterations: localIterations)
         refinePose(&pose, points: points, observations: observations, indices: inliers, options: opts)
+        if let excluded, excluded.contains(pose) { return nil }
         return pose
     }
 }
@@ -55,7 +59,12 @@ public struct AbsolutePoseEstimator: RansacEstimator {
 /// slightly wrong gravity (an AR session's is good to a fraction of a degree) is corrected.
 public struct UprightAbsolutePoseEstimator: RansacEstimator {
     /// The unconstrained estimator over the same data (scoring and refinement).
-    public let base: AbsolutePoseEstimator
+    public private(set) var base: AbsolutePoseEstimator
+    /// Poses never returned as hypotheses (`PoseExclusion`); nil: none.
+    public var excluded: PoseExclusion? {
+        get { base.excluded }
+        set { base.excluded = newValue }
+    }
     let alignedBearings: [Vec3]
     let alignedPoints: [Vec3]
     /// Rotations taking the camera's and the world's "down" to (0, −1, 0).
@@ -92,6 +101,7 @@ public struct UprightAbsolutePoseEstimator: RansacEstimator {
             models[k] = CameraPose(
                 rotation: ct * models[k].rotation * worldAlign, translation: ct * models[k].translation)
         }
+        if let excluded = base.excluded { models.removeAll { excluded.contains($0) } }
     }
 
     @inlinable public func squaredError(_ model: CameraPose, at index: Int) -> Double {

@@ -88,31 +88,6 @@ struct NoisyPnP {
     }
 }
 
-/// Real correspondences on a repeated façade: `Tests/Fixtures/real/entry-P10-0006-half-matches.txt`.
-struct RecordedPnP {
-    var camera: Camera
-    var truth: CameraPose
-    var pixels: [Vec2] = []
-    var points: [Vec3] = []
-    var sigmas: [Double] = []
-
-    init(contentsOf url: URL) throws {
-        let rows = try String(contentsOf: url, encoding: .utf8).split(separator: "\n")
-            .filter { !$0.hasPrefix("#") && !$0.isEmpty }
-            .map { $0.split(separator: " ").map { Double($0)! } }
-        let t = rows[0]
-        truth = CameraPose(
-            Rigid3(rotation: Quaternion(x: t[1], y: t[2], z: t[3], w: t[0]), translation: Vec3(t[4], t[5], t[6])))
-        let c = rows[1]
-        camera = Camera(fx: c[0], fy: c[1], cx: c[2], cy: c[3], width: Int(c[4]), height: Int(c[5]))
-        for r in rows.dropFirst(2) {
-            pixels.append(Vec2(r[0], r[1]))
-            points.append(Vec3(r[2], r[3], r[4]))
-            sigmas.append(r[5])
-        }
-    }
-}
-
 extension RansacTests {
     static let facade = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .appendingPathComponent("Fixtures/real/entry-P10-0006-half-matches.txt")

@@ -20,10 +20,19 @@ struct RivalSearch {
     /// Every distinct competitor found (one per candidate subset at most), most inliers first.
     var found: [(inliers: Int, pose: CameraPose)] = []
 
+    /// A competitor is distinct from the winner when frame 0's camera is at least this far from
+    /// the winner's (metres) or turned at least this much (degrees): SPEC's "different place".
+    static let distinctMeters = 2.0
+    static let distinctDegrees = 20.0
+
+    /// The poses not distinct from `pose`: its region of `distinctMeters` and `distinctDegrees`.
+    static func sameOutcome(as pose: CameraPose) -> PoseExclusion {
+        PoseExclusion(around: pose, positionMeters: distinctMeters, rotationDegrees: distinctDegrees)
+    }
+
     /// Distinct means frame 0's camera ≥ 2 m or ≥ 20° from the winner's.
     static func isDistinct(_ a: CameraPose, from b: CameraPose) -> Bool {
-        let e = a.error(to: b)
-        return e.positionMeters >= 2 || e.rotationDegrees >= 20
+        !sameOutcome(as: b).contains(a)
     }
 
     /// Searches for the competitor of `winner` (frame 0's `firstFromMap`).
@@ -85,6 +94,10 @@ struct RivalSearch {
         for subset in subsets {
             let found = Self.bestCompetitor(of: winner, among: subset, query: query, map: map, options: options)
             if let p = found.pose { self.found.append((found.inliers, p)) }
+        }
+        // The winner's own matches may have a second explanation (a planar scene's mirror pose).
+        if let mirror = PoseAmbiguity.rival(of: winner, matches: matches, query: query, options: options) {
+            self.found.append(mirror)
         }
         self.found.sort { $0.inliers > $1.inliers }
         if let best = self.found.first {

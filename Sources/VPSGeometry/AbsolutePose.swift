@@ -13,8 +13,8 @@ public struct AbsolutePoseOptions: Sendable, Equatable {
     public var refinementIterations = 100
     /// Minimum inliers for a pose to be returned. Default 6.
     public var minInliers = 6
-    /// Poses the search must not return (single-camera estimation only): minimal models and local
-    /// optimisation that land inside it are discarded. Default nil (none).
+    /// Poses the search must not return (`camFromWorld`, or a rig's `rigFromWorld`): minimal models
+    /// and local optimisation that land inside it are discarded. Default nil (none).
     public var excluded: PoseExclusion?
 
     /// Default options.

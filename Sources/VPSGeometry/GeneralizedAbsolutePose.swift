@@ -64,12 +64,15 @@ public func estimateGeneralizedAbsolutePose(
     let focal = rig.cameras[0].meanFocal
     var ransacOptions = options.ransac
     ransacOptions.threshold = options.maxReprojectionError / focal
-    let estimator = GeneralizedAbsolutePoseEstimator(
+    var estimator = GeneralizedAbsolutePoseEstimator(
         observations: observations, cameraIndices: Array(rig.cameraIndices.prefix(n)), camFromRig: rig.camFromRig,
         points: Array(points.prefix(n)))
+    estimator.excluded = options.excluded
     let result = Ransac.run(estimator, options: ransacOptions)
     failed.ransac = result.stats
-    guard var pose = result.model, result.stats.inlierCount >= options.minInliers else {
+    guard var pose = result.model, result.stats.inlierCount >= options.minInliers,
+        !(options.excluded?.contains(pose) ?? false)
+    else {
         failed.failure = .tooFewInliers(result.stats.inlierCount)
         return failed
     }

@@ -18,6 +18,8 @@ public struct GeneralizedAbsolutePoseEstimator: RansacEstimator {
     let directions: [Vec3]
     /// Iterations of the local-optimisation refinement.
     public var localIterations = 10
+    /// Poses (`rigFromWorld`) never returned as hypotheses (`PoseExclusion`); nil: none.
+    public var excluded: PoseExclusion?
 
     /// Builds the estimator; `observations`, `cameraIndices` and `points` must have equal counts and
     /// every camera index must address `camFromRig`.
@@ -45,6 +47,7 @@ public struct GeneralizedAbsolutePoseEstimator: RansacEstimator {
         solveGeneralizedP3P(
             origins: (origins[i], origins[j], origins[k]), directions: (directions[i], directions[j], directions[k]),
             points: (points[i], points[j], points[k]), into: &models)
+        if let excluded { models.removeAll { excluded.contains($0) } }
     }
 
     @inlinable public func squaredError(_ model: CameraPose, at index: Int) -> Double {
@@ -63,6 +66,7 @@ public struct GeneralizedAbsolutePoseEstimator: RansacEstimator {
             indices: inliers,
             options: PoseRefinementOptions(
                 loss: .truncated(squaredThreshold.squareRoot()), maxIterations: localIterations))
+        if let excluded, excluded.contains(pose) { return nil }
         return pose
     }
 }

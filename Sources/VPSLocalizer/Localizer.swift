@@ -115,7 +115,8 @@ public enum Localizer {
     ///   plane pin the pose down poorly; on the simulated venues every wrong answer with many
     ///   inliers had σr > 1.5° while correct ones stayed below 0.5°. The position scale (15 cm) keeps
     ///   a 3σ move at 1 px inside the 0.5 m wrong-answer limit (a façade seen from 15 m has σp of
-    ///   4–10 cm).
+    ///   4–10 cm). First-order σ cannot see a second optimum: when one near the winner explains
+    ///   the matches about as well (`PoseAmbiguity.nearRival`), σ is at least their distance.
     ///
     /// Calibrated on simulated venues (docs/EVALUATION.md): among answers with confidence ≥ 0.3 at
     /// most 1 % may be wrong (> 0.5 m or > 5°), at ≥ 0.2 at most 3 % (SPEC §18.2).
@@ -244,8 +245,14 @@ struct LocalizationRun {
         }
         firstFromMap = pose
 
-        // 7. The best distinct competitor.
+        // 7. The best distinct competitor — and first a second optimum near the winner: two poses
+        // the matches support alike leave the answer uncertain by their distance (`nearRival`).
         guard !options.pose.ransac.deadline.hasPassed else { return }
+        if let near = PoseAmbiguity.nearRival(of: pose, matches: matches, query: query, options: options) {
+            positionSigma = max(positionSigma, near.positionMeters)
+            rotationSigmaDegrees = max(rotationSigmaDegrees, near.rotationDegrees)
+            funnel.nearRival = true
+        }
         let rival = RivalSearch(
             winner: pose, neighbors: neighbors, matches: matches, query: query, map: map,
             probeWholeMap: search.restricted, options: options)

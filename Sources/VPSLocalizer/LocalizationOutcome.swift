@@ -33,8 +33,8 @@ public struct LocalizationFunnel: Sendable, Equatable {
     public var tightInliers = 0
     /// Inliers of the best distinct competitor (as the margin counts them).
     public var competitorInliers = 0
-    /// Whether a second pose near the winner (0.25 m – 2 m or 2.5° – 20° away) explains the matches
-    /// about as well; σ then is at least their distance (`PoseAmbiguity.nearRival`).
+    /// Whether a second pose outside the winner's 0.25 m / 2.5° explains its ratio-test matches at
+    /// least as well; σ then is at least their distance (`PoseAmbiguity.nearRival`).
     public var nearRival = false
     /// Seconds per stage (`extract`, `retrieve`, `match`, `pose`, `guided` when tried, `tighten`,
     /// `margin`).

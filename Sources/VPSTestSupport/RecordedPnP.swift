@@ -8,10 +8,13 @@ public struct RecordedPnP: Sendable {
     /// Tests/Fixtures/real, beside this package's test targets.
     public static let directory = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
         .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("Tests/Fixtures/real")
+    /// The query image's camera.
     public var camera: Camera
     /// The image's true `camFromWorld`.
     public var truth: CameraPose
+    /// Each match's query keypoint, pixels.
     public var pixels: [Vec2] = []
+    /// Each match's map point, world frame.
     public var points: [Vec3] = []
     /// Each match's keypoint scale (its position noise relative to the finest level).
     public var sigmas: [Double] = []

@@ -1,6 +1,6 @@
 import VPSGeometry
 
-/// Part of stage 7 for a single image: a second explanation of the winner's own matches.
+/// Part of stage 7: a second explanation of the winner's own ratio-test matches.
 ///
 /// A scene that is nearly one plane, seen at a slant, has a mirror pose: it reprojects most of the
 /// same points, a little worse than the true one. On fountain-P11's last view (ORB, map of the other
@@ -60,16 +60,16 @@ enum PoseAmbiguity {
     /// the winner's (a pose explaining fewer would otherwise gain by dropping its worst). Then the
     /// winner is not the clear optimum of its own matches.
     ///
-    /// Measured: from the true pose of fountain-P11 0010.jpg its mirror explains 46 matches at a
-    /// median 1.82 px against 49 at 1.20 — explained away; from the mirror, the true pose is kept.
-    /// On the simulated corridor, 4-frame queries answered 1.1–1.3 m off: poses nearer their truth
-    /// explain 53 matches at 0.84 px against the winner's 52 at 1.37, and 69 at 0.85 against 70 at
-    /// 1.21 — rivals. Poses 0.1–0.7 m and 2.5–18° from correct single-image answers in the simulated
-    /// rooms (a wall at one depth trades rotation for translation within the 6 px threshold): 102
-    /// of 129 matches at 0.83 px against 108 at 0.75, 40 at 1.62 against 41 at 1.36, 73 at 0.75
-    /// against 81 at 0.78 (over its best 73, the winner's median is lower) — explained away. (A χ²
-    /// test on the truncated costs was tried: one match crossing the 6 px threshold moves it by
-    /// t²/σ² ≈ 34, more than the test's 16.8, so it missed the second corridor query.)
+    /// Measured (`winner` refined on the matches, `localOptimum`): from the true pose of fountain-P11
+    /// 0010.jpg its mirror explains 46 matches at a median 1.82 px against 49 at 1.20 — explained
+    /// away; from the mirror, the true pose is kept. Poses 0.1–0.7 m and 2.5–18° from correct
+    /// single-image answers in the simulated rooms (a wall at one depth trades rotation for
+    /// translation within the 6 px threshold): 102 of 129 matches at 0.83 px against 108 at 0.75,
+    /// 40 at 1.62 against 41 at 1.36, 73 at 0.75 against 81 at 0.78 (over its best 73 the winner's
+    /// median is lower) — explained away. Two 4-frame corridor answers 1.1–1.3 m off (not on main's
+    /// maps, docs/EVALUATION.md): 53 at 0.84 against 52 at 0.82, 69 at 0.85 against 71 at 0.77 —
+    /// as good, not better, and not caught. (A χ² test on the truncated costs was tried: one match
+    /// crossing the 6 px threshold moves it by t²/σ² ≈ 34, more than the test's 16.8.)
     static func fitsAsWell(
         _ other: CameraPose, as winner: CameraPose, matches: Correspondences, query: QueryFeatures,
         options: LocalizerOptions

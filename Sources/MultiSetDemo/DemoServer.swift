@@ -21,6 +21,10 @@ struct DemoServer {
         }
         var config = ServerConfig(dataDirectory: data.url.path)
         config.publicBaseURL = "http://127.0.0.1:\(server.port)"
+        // Every simulated phone of the demo shares 127.0.0.1, and its walks run several times faster
+        // than real time: at the default 30 token requests per minute per address the later
+        // sessions' mesh loads were refused with 429 ("Mesh load failed" after each fix).
+        config.tokenRequestsPerAddress = 600
         slot.withLock {
             $0 = VPSService(config: config, store: data.store, engine: engine, jwtKey: data.jwtKey)
         }

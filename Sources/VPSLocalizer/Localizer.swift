@@ -248,14 +248,17 @@ struct LocalizationRun {
         // 7. The best distinct competitor — and first a second optimum near the winner: two poses
         // the matches support alike leave the answer uncertain by their distance (`nearRival`).
         guard !options.pose.ransac.deadline.hasPassed else { return }
-        if let near = PoseAmbiguity.nearRival(of: pose, matches: matches, query: query, options: options) {
+        let reference = PoseAmbiguity.Reference(winner: pose, matches: matches, query: query, options: options)
+        if let near = PoseAmbiguity.nearRival(
+            of: pose, matches: matches, query: query, options: options, reference: reference)
+        {
             positionSigma = max(positionSigma, near.positionMeters)
             rotationSigmaDegrees = max(rotationSigmaDegrees, near.rotationDegrees)
             funnel.nearRival = true
         }
         let rival = RivalSearch(
             winner: pose, neighbors: neighbors, matches: matches, query: query, map: map,
-            probeWholeMap: search.restricted, options: options)
+            probeWholeMap: search.restricted, ambiguity: reference, options: options)
         var support = result.inlierCount, competitor = rival.inliers
         if single, options.guidedMatching {
             // Compare like with like: a twin place found from a handful of second neighbours has far

@@ -71,16 +71,29 @@ enum PoseAmbiguity {
     /// as good, not better, and not caught. (A χ² test on the truncated costs was tried: one match
     /// crossing the 6 px threshold moves it by t²/σ² ≈ 34, more than the test's 16.8.)
     static func fitsAsWell(
-        _ other: CameraPose, as winner: CameraPose, matches: Correspondences, query: QueryFeatures,
+        _ other: CameraPose, as winner: Reference, matches: Correspondences, query: QueryFeatures,
         options: LocalizerOptions
     ) -> Bool {
         let o = explainedResiduals(of: other, to: matches, query: query, options: options)
-        let w = explainedResiduals(of: winner, to: matches, query: query, options: options)
+        let w = winner.residuals
         let n = Double(w.count)
         guard !o.isEmpty, Double(o.count) >= n - n.squareRoot() else { return false }
         guard !w.isEmpty else { return true }
         let m = min(o.count, w.count)
         return o[m / 2] <= w[m / 2]
+    }
+
+    /// The winner as rivals are compared with: refined on its matches (`localOptimum`), with the
+    /// residuals of the matches it then explains. Computed once per query, shared by `nearRival`
+    /// and `rival`.
+    struct Reference {
+        var pose: CameraPose
+        var residuals: [Double]
+
+        init(winner: CameraPose, matches: Correspondences, query: QueryFeatures, options: LocalizerOptions) {
+            pose = PoseAmbiguity.localOptimum(of: winner, matches: matches, query: query, options: options)
+            residuals = PoseAmbiguity.explainedResiduals(of: pose, to: matches, query: query, options: options)
+        }
     }
 
     /// The winner refined on the matches it explains (RANSAC's local optimisation, 10 iterations):
@@ -126,7 +139,8 @@ enum PoseAmbiguity {
     /// explains the matches about as well as the winner; nil when there is none (or the query is a
     /// rig, whose competitors are compared by raw inliers, `RivalSearch`).
     static func rival(
-        of winner: CameraPose, matches: Correspondences, query: QueryFeatures, options: LocalizerOptions
+        of winner: CameraPose, matches: Correspondences, query: QueryFeatures, options: LocalizerOptions,
+        reference: Reference? = nil
     ) -> (inliers: Int, pose: CameraPose)? {
         guard query.frames.count == 1,
             let found = search(
@@ -137,7 +151,7 @@ enum PoseAmbiguity {
         // away (46 matches at 1.82 px against 49 at 1.20), from the mirror the true pose is kept
         // as its rival. A pose explaining a few (entry-P10 0008.jpg: 15 against 46, 18 m along the
         // façade) is no second explanation of these matches — a place elsewhere is `RivalSearch`'s.
-        let reference = localOptimum(of: winner, matches: matches, query: query, options: options)
+        let reference = reference ?? Reference(winner: winner, matches: matches, query: query, options: options)
         guard fitsAsWell(found.pose, as: reference, matches: matches, query: query, options: options) else {
             return nil
         }
@@ -155,12 +169,14 @@ enum PoseAmbiguity {
     /// poses this search finds fit as well as the refined winner but not better, so it does not
     /// withhold them (docs/EVALUATION.md); it guards the case of a clearly better optimum.
     static func nearRival(
-        of winner: CameraPose, matches: Correspondences, query: QueryFeatures, options: LocalizerOptions
+        of winner: CameraPose, matches: Correspondences, query: QueryFeatures, options: LocalizerOptions,
+        reference: Reference? = nil
     ) -> (positionMeters: Double, rotationDegrees: Double)? {
         let region = PoseExclusion(around: winner, positionMeters: nearMeters, rotationDegrees: nearDegrees)
         guard let found = search(excluding: region, matches: matches, query: query, options: options),
             fitsAsWell(
-                found.pose, as: localOptimum(of: winner, matches: matches, query: query, options: options),
+                found.pose,
+                as: reference ?? Reference(winner: winner, matches: matches, query: query, options: options),
                 matches: matches, query: query, options: options)
         else { return nil }
         let e = found.pose.error(to: winner)

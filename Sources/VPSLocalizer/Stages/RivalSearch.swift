@@ -42,9 +42,11 @@ struct RivalSearch {
     ///   - matches: the ratio-test correspondences.
     ///   - probeWholeMap: also probe the whole map (`probeWholeMap`; when retrieval restricted the
     ///     candidates).
+    ///   - ambiguity: the winner as `PoseAmbiguity` compares with, if already computed.
     init(
         winner: CameraPose, neighbors: [NearestNeighbors], matches: Correspondences, query: QueryFeatures,
-        map: LocalizationMap, probeWholeMap: Bool, options: LocalizerOptions
+        map: LocalizationMap, probeWholeMap: Bool, ambiguity: PoseAmbiguity.Reference? = nil,
+        options: LocalizerOptions
     ) {
         let limits = map.descriptors.limits
         let threshold = options.pose.maxReprojectionError
@@ -96,7 +98,9 @@ struct RivalSearch {
             if let p = found.pose { self.found.append((found.inliers, p)) }
         }
         // The winner's own matches may have a second explanation (a planar scene's mirror pose).
-        if let mirror = PoseAmbiguity.rival(of: winner, matches: matches, query: query, options: options) {
+        if let mirror = PoseAmbiguity.rival(
+            of: winner, matches: matches, query: query, options: options, reference: ambiguity)
+        {
             self.found.append(mirror)
         }
         self.found.sort { $0.inliers > $1.inliers }

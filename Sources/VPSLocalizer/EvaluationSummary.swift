@@ -18,7 +18,8 @@ public struct EvaluatedQuery: Sendable {
     /// Seconds per stage of the query (`LocalizationOutcome.seconds`).
     public var seconds: [String: Double]
     /// The answer's inlier margin over the best distinct competitor, and its first-order position
-    /// (metres) and rotation (degrees) uncertainty for 1 px noise (diagnostics; nil without a pose).
+    /// (metres) and rotation (degrees) uncertainty (`LocalizationOutcome.positionSigma`;
+    /// diagnostics; nil without a pose).
     public var inlierMargin: Double?
     public var positionSigma: Double?
     public var rotationSigmaDegrees: Double?

@@ -69,8 +69,10 @@ public struct LocalizationOutcome: Sendable {
     public var seconds: [String: Double] { funnel.seconds }
     /// RANSAC statistics.
     public var ransac = RansacStats()
-    /// First-order standard deviation of the camera centre (metres) and rotation (degrees) for
-    /// 1 px keypoint noise: how well the inliers' geometry pins the pose down.
+    /// First-order standard deviation of the camera centre (metres, root of the covariance trace)
+    /// and rotation (degrees): how well the inliers' geometry pins the pose down, for the noise
+    /// their residuals show (the modelled 1 px keypoint noise scaled by the a-posteriori factor s₀,
+    /// `PoseTightening.noiseScale`).
     public var positionSigma = Double.infinity
     public var rotationSigmaDegrees = Double.infinity
     /// Correspondences within the final tight (3 px × keypoint scale) threshold.

@@ -29,7 +29,7 @@ enum EvalCOLMAPCommand {
         \(FeatureFlag.usage)
         Localizer flags (ablations; --rig-drift defaults to none here, the model's poses being exact):
         \(LocalizerFlags.usage)
-        --verbose prints every query: matches, inliers, confidence, margin, σ (pose uncertainty for 1 px noise)
+        --verbose prints every query: matches, inliers, confidence, margin, σ (pose uncertainty)
         and the error. A query is answered when its pose has confidence ≥ \(Localizer.answerConfidence) (what the server answers); recall
         and medians are over answered queries, and a pose below it is counted as withheld. The JSON adds every
         query ("queries": name, answered, position_m, rotation_deg — also for a withheld pose —, confidence,

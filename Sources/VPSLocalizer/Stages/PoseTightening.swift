@@ -58,9 +58,19 @@ struct PoseTightening {
     var inliers: [Bool]
     var inlierCount: Int
     /// First-order standard deviation of frame 0's camera centre (metres, root of the covariance
-    /// trace) and rotation (degrees), for 1 px keypoint noise at the finest scale.
+    /// trace) and rotation (degrees), for the noise the tight correspondences' residuals show
+    /// (`noiseScale` × the modelled noise: 1 px at the finest scale, plus drift and map points).
     var positionSigma: Double
     var rotationSigmaDegrees: Double
+    /// The a-posteriori noise factor s₀ (Förstner & Wrobel, "Photogrammetric Computer Vision",
+    /// 2016, §4.2.3): the root of the weighted residuals' sum of squares over their redundancy,
+    /// shrunk towards 1 by `noisePriorRedundancy` observations at the modelled noise, so that a
+    /// handful of correspondences cannot shrink the uncertainty. Real and simulated queries have
+    /// s₀ ≈ 0.4–0.9 (keypoints and map points are better than the 1 px the weights assume); scaled
+    /// by it, the errors' median is about one σ (`docs/EVALUATION.md`).
+    var noiseScale = 1.0
+    /// Redundancy the prior s₀ = 1 counts as.
+    static let noisePriorRedundancy = 20.0
 
     /// - Parameter map: the map whose point uncertainties add to the keypoints' (nil: keypoints only).
     init(
@@ -160,7 +170,11 @@ struct PoseTightening {
             rotationSigmaDegrees = .infinity
             return
         }
-        let s2 = 1 / (focal * focal)
+        noiseScale = Self.noiseScale(
+            pose: pose, points: c.points, observations: observations, indices: selected,
+            scale: { focal / max(sigmas[$0], 1e-3) },
+            camFromFirst: camFromFirst, frameOf: { c.frames[$0] })
+        let s2 = noiseScale * noiseScale / (focal * focal)
         // Centre c = −Rᵀt: dc = −Rᵀ[t]× ω − Rᵀ δt.
         let rt = pose.rotation.transposed
         let t = pose.translation
@@ -179,6 +193,24 @@ struct PoseTightening {
         }
         positionSigma = (max(0, trace) * s2).squareRoot()
         rotationSigmaDegrees = (max(0, cov[0] + cov[7] + cov[14]) * s2).squareRoot() * 180 / .pi
+    }
+
+    /// s₀ (`noiseScale`): √((Σ wᵢ‖rᵢ‖² + ν₀) / (2n − 6 + ν₀)), rᵢ the residual of correspondence i
+    /// in normalized units and wᵢ = `scale(i)`² its weight (focal / σᵢ, squared), ν₀ =
+    /// `noisePriorRedundancy`.
+    static func noiseScale(
+        pose: CameraPose, points: [Vec3], observations: [Vec2], indices: [Int], scale: (Int) -> Double,
+        camFromFirst: [CameraPose], frameOf: (Int) -> Int
+    ) -> Double {
+        var sum = 0.0
+        for i in indices {
+            let p = camFromFirst[frameOf(i)].transform(pose.transform(points[i]))
+            guard p.z > 1e-9 else { continue }
+            let r = (Vec2(p.x / p.z, p.y / p.z) - observations[i]).norm * scale(i)
+            sum += r * r
+        }
+        let redundancy = Double(max(0, 2 * indices.count - 6))
+        return ((sum + noisePriorRedundancy) / (redundancy + noisePriorRedundancy)).squareRoot()
     }
 
     /// Per frame, the pixels its tracking drift moves its points by (0 for frame 0).

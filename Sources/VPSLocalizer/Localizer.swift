@@ -93,7 +93,7 @@ public enum Localizer {
 
     /// Confidence in [0, 1]: the product of inlier evidence, distinctness and conditioning,
     ///
-    ///     (1 − e^(−n/60)) · clamp((margin − 1.5) / 2.5, 0, 1) · clamp((d − 10) / 15, 0, 1)
+    ///     (1 − e^(−n/60)) · clamp((margin − 1.6) / 2.4, 0, 1) · clamp((d − 10) / 15, 0, 1)
     ///         · 1 / (1 + (σp / 15 cm)⁴ + (σr / 0.8°)⁴)
     ///
     /// - evidence: n inliers; 30 give 0.39, 50 give 0.57, 150 give 0.92;
@@ -107,7 +107,9 @@ public enum Localizer {
     ///   what its best competitor does. The margin compares like with like: a competitor with ≥ 10
     ///   inliers and the winner are both measured by the correspondences they predict
     ///   (`ProjectionVerification`), so a twin place shows its full support (margins 1.0–1.9 for
-    ///   every wrong answer of the twin-room venues), while a façade whose pattern repeats at its
+    ///   every wrong answer of the calibration's twin-room venues, 2.07 for one first fix of the SDK
+    ///   end-to-end twin-room walk, whose coarse map covers the two rooms unequally — hence the
+    ///   ramp from 1.6, where that fix has 0.18), while a façade whose pattern repeats at its
     ///   period lends a shifted pose part of the winner's support (margins 2.2–4 for right answers
     ///   on entry-P10, the shifted pose explaining a third of what the winner does);
     /// - conditioning: σp, σr are the first-order position (metres) and rotation (degrees)
@@ -126,7 +128,7 @@ public enum Localizer {
         descriptorInliers: Int? = nil
     ) -> Double {
         let evidence: Double = 1 - exp(-Double(inliers) / 60)
-        let distinctness: Double = min(1, max(0, (margin - 1.5) / 2.5))
+        let distinctness: Double = min(1, max(0, (margin - 1.6) / 2.4))
         let descriptorEvidence: Double = descriptorInliers.map { min(1, max(0, Double($0 - 10) / 15)) } ?? 1
         guard positionSigma.isFinite, rotationSigmaDegrees.isFinite else { return 0 }
         let conditioning = 1 / (1 + pow(positionSigma / 0.15, 4) + pow(rotationSigmaDegrees / 0.8, 4))

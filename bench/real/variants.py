@@ -10,8 +10,9 @@ PINHOLE cameras, as ``../shared/data/real-dev``) and writes, per scene, under ``
   intrinsics and pose turned with it), the rest as they were;
 - ``<scene>-distort``: each image warped through an OPENCV lens model (k1 = 0.12 or −0.18 on
   alternate images, k2 = 0.04, small tangential terms), the model written as OPENCV;
-- ``<scene>-tiny`` and ``<scene>-huge``: the same images with the world scaled by 0.02 and by 30
-  (a tabletop and a city block seen the same way; errors scale with it, counts must not change).
+- ``<scene>-tiny``, ``<scene>-large`` and ``<scene>-huge``: the same images with the world scaled by
+  0.02, 4 and 30 (a tabletop, a courtyard and a city block seen the same way; errors scale with it;
+  counts need not fall until σ nears the 0.5 m wrong-answer limit).
 
 Each variant is a COLMAP text model (``points3D.txt`` empty) that ``multiset eval --colmap`` and
 ``bench/real/peer.py`` both read, so ``REAL_DATA=<out> bash bench/real/run.sh`` compares them.
@@ -146,8 +147,9 @@ def main() -> None:
         write(args.out / f"{name}-distort", [
             distorted(loaded(im), -0.18 if i % 2 else 0.12, 0.04, 0.001, -0.0008) for i, im in enumerate(images)])
         write(args.out / f"{name}-tiny", [world_scaled(loaded(im), 0.02) for im in images])
+        write(args.out / f"{name}-large", [world_scaled(loaded(im), 4.0) for im in images])
         write(args.out / f"{name}-huge", [world_scaled(loaded(im), 30.0) for im in images])
-        print(f"variants: {name} -> {args.out}/{name}-{{half,mixcam,distort,tiny,huge}}")
+        print(f"variants: {name} -> {args.out}/{name}-{{half,mixcam,distort,tiny,large,huge}}")
 
 
 if __name__ == "__main__":

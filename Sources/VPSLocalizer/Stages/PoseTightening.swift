@@ -62,8 +62,8 @@ struct PoseTightening {
     /// (`noiseScale` × the modelled noise: 1 px at the finest scale, plus drift and map points).
     var positionSigma: Double
     var rotationSigmaDegrees: Double
-    /// The a-posteriori noise factor s₀ (Förstner & Wrobel, "Photogrammetric Computer Vision",
-    /// 2016, §4.2.3): the root of the weighted residuals' sum of squares over their redundancy,
+    /// The a-posteriori noise factor s₀ (the variance factor of a least-squares adjustment; Förstner
+    /// & Wrobel, "Photogrammetric Computer Vision", 2016, ch. 4): the root of the weighted residuals' sum of squares over their redundancy,
     /// shrunk towards 1 by `noisePriorRedundancy` observations at the modelled noise, so that a
     /// handful of correspondences cannot shrink the uncertainty. Real and simulated queries have
     /// s₀ ≈ 0.4–0.9 (keypoints and map points are better than the 1 px the weights assume); scaled

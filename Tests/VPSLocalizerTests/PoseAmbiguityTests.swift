@@ -54,6 +54,33 @@ import VPSTestSupport
         #expect(back.pose.error(to: problem.truth).positionMeters < 0.5)
     }
 
+    static let facade = RecordedPnP.directory.appendingPathComponent("entry-P10-0006-half-matches.txt")
+
+    /// entry-P10's 0006.jpg against a map of every second image: RANSAC (seed 3) ends on a pose
+    /// 13.8 m along the façade's repeated bays (46 of the 323 matches); the true pose explains 56.
+    /// At that inlier ratio (a seventh) 300 draws rarely find the true pose; the rival search draws
+    /// as many as finding a pose as strong as the winner needs, and keeps the true pose as the rival.
+    @Test func theTruePoseIsTheRivalOfAShiftedFacadePose() throws {
+        let problem = try RecordedPnP(contentsOf: Self.facade)
+        var poseOptions = AbsolutePoseOptions()
+        poseOptions.ransac.seed = 3 &* 0x9e37_79b9
+        let shifted = try #require(
+            estimateAbsolutePose(
+                pixels: problem.pixels, points: problem.points, camera: problem.camera, pixelSigmas: problem.sigmas,
+                options: poseOptions
+            ).camFromWorld)
+        #expect(shifted.error(to: problem.truth).positionMeters > 10)
+        let (matches, query) = Self.stage(problem)
+        let options = LocalizerOptions()
+        let reference = PoseAmbiguity.Reference(winner: shifted, matches: matches, query: query, options: options)
+        let draws = PoseAmbiguity.draws(toFind: Double(reference.residuals.count) / Double(matches.count))
+        #expect(draws > 1000 && draws <= 3000)
+        let rival = try #require(
+            PoseAmbiguity.rival(of: shifted, matches: matches, query: query, options: options, reference: reference))
+        #expect(rival.pose.error(to: problem.truth).positionMeters < 0.5)
+        #expect(PoseAmbiguity.draws(toFind: 0.5) == PoseAmbiguity.iterations)
+    }
+
     static let camera = Camera(fx: 900, fy: 900, cx: 512, cy: 340, width: 1024, height: 680)
     static let truth = CameraPose(
         rotation: Quaternion(axis: Vec3(0, 1, 0), angle: 0.4).matrix, translation: Vec3(0.3, -0.2, 1))

@@ -1,3 +1,4 @@
+import Foundation
 import VPSGeometry
 
 /// Part of stage 7: a second explanation of the winner's own ratio-test matches.
@@ -19,8 +20,9 @@ import VPSGeometry
 /// The same search with a small region excluded (`nearRival`) finds a second optimum near the
 /// winner, which widens the answer's σ instead.
 enum PoseAmbiguity {
-    /// Sampling iterations. A mirror pose shares the winner's inlier ratio (at least a third of the
-    /// matches): 300 draws miss it with probability (1 − 1/27)³⁰⁰ < 10⁻⁴.
+    /// Sampling iterations at least. A mirror pose shares the winner's inlier ratio: at a third of
+    /// the matches 300 draws miss it with probability (1 − 1/27)³⁰⁰ < 10⁻⁴; at lower ratios
+    /// `rival` draws more (`draws(toFind:)`).
     static let iterations = 300
     /// Poses closer to the winner than this (metres, degrees) are the winner itself for the search
     /// of a nearby second optimum (`nearRival`): a quarter of the 0.5 m / 5° beyond which an answer
@@ -142,16 +144,18 @@ enum PoseAmbiguity {
         of winner: CameraPose, matches: Correspondences, query: QueryFeatures, options: LocalizerOptions,
         reference: Reference? = nil
     ) -> (inliers: Int, pose: CameraPose)? {
-        guard query.frames.count == 1,
+        guard query.frames.count == 1 else { return nil }
+        let reference = reference ?? Reference(winner: winner, matches: matches, query: query, options: options)
+        guard
             let found = search(
-                excluding: RivalSearch.sameOutcome(as: winner), matches: matches, query: query, options: options)
+                excluding: RivalSearch.sameOutcome(as: winner), matches: matches, query: query, options: options,
+                iterations: draws(toFind: Double(reference.residuals.count) / Double(max(1, matches.count))))
         else { return nil }
         // The matches' verdict. A mirror explains about as many of them as the winner, but worse
         // than the true pose: from the true pose of fountain-P11 0010.jpg the mirror is explained
         // away (46 matches at 1.82 px against 49 at 1.20), from the mirror the true pose is kept
         // as its rival. A pose explaining a few (entry-P10 0008.jpg: 15 against 46, 18 m along the
         // façade) is no second explanation of these matches — a place elsewhere is `RivalSearch`'s.
-        let reference = reference ?? Reference(winner: winner, matches: matches, query: query, options: options)
         guard fitsAsWell(found.pose, as: reference, matches: matches, query: query, options: options) else {
             return nil
         }
@@ -183,10 +187,22 @@ enum PoseAmbiguity {
         return (e.positionMeters, e.rotationDegrees)
     }
 
+    /// Draws that find, with probability 0.999, a pose explaining `ratio` of the matches (as the
+    /// winner does): ln(0.001) / ln(1 − ratio³), at least `iterations`, at most 3,000. A rival on
+    /// repeated structure explains about as many matches as the winner, which may be a sixth of
+    /// them: entry-P10 0006.jpg against a map of every second image, where the true pose (57 of
+    /// 323) was the rival of a pose 12 m along the façade and 300 draws did not find it.
+    static func draws(toFind ratio: Double) -> Int {
+        let w3 = pow(max(ratio, 1e-3), 3)
+        let n = log(1e-3) / log(1 - w3)
+        return Int(min(3000, max(Double(iterations), n.rounded(.up))))
+    }
+
     /// The best pose over `matches` (frame 0's `firstFromMap`) outside `region`, with its RANSAC
     /// inliers; nil when none has 10.
     static func search(
-        excluding region: PoseExclusion, matches: Correspondences, query: QueryFeatures, options: LocalizerOptions
+        excluding region: PoseExclusion, matches: Correspondences, query: QueryFeatures, options: LocalizerOptions,
+        iterations: Int = iterations
     ) -> (inliers: Int, pose: CameraPose)? {
         guard matches.count >= 10 else { return nil }
         var poseOptions = options.pose

@@ -28,7 +28,7 @@ import VPSTestSupport
         let identity = CameraPose(rotation: .identity, translation: .zero)
         return PoseTightening.noiseScale(
             pose: identity, points: points, observations: observations, indices: Array(points.indices),
-            scale: { _ in focal * weight }, camFromFirst: [identity], frameOf: { _ in 0 })
+            scale: { _ in focal * weight }, camFromFirst: [identity], frames: points.map { _ in 0 })
     }
 
     @Test func manyCorrespondencesMeasureTheirNoise() {

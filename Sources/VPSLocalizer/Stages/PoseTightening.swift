@@ -173,7 +173,7 @@ struct PoseTightening {
         noiseScale = Self.noiseScale(
             pose: pose, points: c.points, observations: observations, indices: selected,
             scale: { focal / max(sigmas[$0], 1e-3) },
-            camFromFirst: camFromFirst, frameOf: { c.frames[$0] })
+            camFromFirst: camFromFirst, frames: c.frames)
         let s2 = noiseScale * noiseScale / (focal * focal)
         // Centre c = −Rᵀt: dc = −Rᵀ[t]× ω − Rᵀ δt.
         let rt = pose.rotation.transposed
@@ -196,15 +196,15 @@ struct PoseTightening {
     }
 
     /// s₀ (`noiseScale`): √((Σ wᵢ‖rᵢ‖² + ν₀) / (2n − 6 + ν₀)), rᵢ the residual of correspondence i
-    /// in normalized units and wᵢ = `scale(i)`² its weight (focal / σᵢ, squared), ν₀ =
-    /// `noisePriorRedundancy`.
+    /// in normalized units (seen by frame `frames[i]`) and wᵢ = `scale(i)`² its weight (focal / σᵢ,
+    /// squared), ν₀ = `noisePriorRedundancy`.
     static func noiseScale(
         pose: CameraPose, points: [Vec3], observations: [Vec2], indices: [Int], scale: (Int) -> Double,
-        camFromFirst: [CameraPose], frameOf: (Int) -> Int
+        camFromFirst: [CameraPose], frames: [Int]
     ) -> Double {
         var sum = 0.0
         for i in indices {
-            let p = camFromFirst[frameOf(i)].transform(pose.transform(points[i]))
+            let p = camFromFirst[frames[i]].transform(pose.transform(points[i]))
             guard p.z > 1e-9 else { continue }
             let r = (Vec2(p.x / p.z, p.y / p.z) - observations[i]).norm * scale(i)
             sum += r * r

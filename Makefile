@@ -9,7 +9,7 @@ BENCH_DATA   ?= bench/data
 DEB_PACKAGES ?= pkg-config zlib1g-dev libturbojpeg0-dev libpng-dev libopencv-dev libssl-dev libsqlite3-dev libpq-dev libmicrohttpd-dev python3-venv
 SWIFT_FLAGS  ?=
 
-.PHONY: all deps build test test-postgres test-hostile test-browser test-cluster console-assets fuzz fuzz-build lint parse-apple format demo bench bench-solvers bench-features bench-mapfile bench-server bench-localize bench-jpeg eval-motorcycle eval-calibration eval-real clean
+.PHONY: all deps build test test-postgres test-hostile test-browser test-cluster console-assets fuzz fuzz-build lint parse-apple format demo bench bench-solvers bench-features bench-mapfile bench-server bench-localize bench-jpeg eval-motorcycle eval-calibration eval-real eval-seeds clean
 
 all: build
 
@@ -200,6 +200,12 @@ eval-calibration: deps
 eval-real: deps $(VENV)/.ok
 	$(SWIFT) build -c release --product multiset
 	MULTISET=.build/release/multiset PYTHON=$(VENV)/bin/python bash bench/real/run.sh
+
+## eval-seeds: the development scenes' leave-one-out VPS-1 over 40 seeds of the pose and competitor searches:
+## how often each image is answered and wrong, and the spread of the median errors (bench/real/seeds.py).
+eval-seeds: deps $(VENV)/.ok
+	$(SWIFT) build -c release --product multiset
+	$(VENV)/bin/python bench/real/seeds.py --scenes $(wildcard ../shared/data/real-dev/*/) --work $(BENCH_DATA)/seeds
 
 ## bench-jpeg: the SDK's pure-Swift JPEG encoder and decoder beside libjpeg-turbo on rendered 960x720 and
 ## 1920x1440 frames (one thread; ratio, size, PSNR through libjpeg-turbo's decoder); bench/results/jpeg.json.

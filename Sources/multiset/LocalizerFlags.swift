@@ -3,7 +3,7 @@ import VPSLocalizer
 
 /// The localizer's tuning and ablation flags, shared by `multiset eval` (captures and COLMAP) and
 /// `multiset localize`: `--mode`, `--threshold`, `--ratio`, `--min-inliers`, `--guided-below`,
-/// `--rig-drift`, `--no-guided`, `--no-tighten`, `--no-scale-weights`.
+/// `--rig-drift`, `--seed`, `--no-guided`, `--no-tighten`, `--no-scale-weights`.
 enum LocalizerFlags {
     /// The options of this command that take no value.
     static let switches: Set<String> = ["no-guided", "no-point-weights", "no-scale-weights", "no-tighten"]
@@ -18,6 +18,8 @@ enum LocalizerFlags {
                              own descriptors, not the points' representatives
           --rig-drift none|vio   how far multi-frame tracking poses may be off (default vio: a phone's
                              visual-inertial tracking; none: exact relative poses)
+          --seed N           seed of the pose search and the competitor search (default 24301); other
+                             seeds show how much each answer owes to the draw
           --no-guided, --no-tighten, --no-scale-weights, --no-point-weights   ablations: no verification
                              by projection, no tight refit, unweighted keypoints, map points' uncertainty ignored
         """
@@ -56,6 +58,10 @@ enum LocalizerFlags {
             case "vio": options.rigDrift = .visualInertial
             default: throw UsageError("--rig-drift takes none or vio")
             }
+        }
+        if let t = args.string("seed") {
+            guard let v = UInt64(t) else { throw UsageError("--seed takes an integer ≥ 0") }
+            options.pose.ransac.seed = v
         }
         if args.flag("no-guided") { options.guidedMatching = false }
         if args.flag("no-tighten") { options.tighten = false }

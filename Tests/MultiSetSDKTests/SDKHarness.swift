@@ -186,6 +186,9 @@ final class SDKHarness: @unchecked Sendable {
 
     static let token = "aaa.eyJleHAiOjB9.sig"
 
+    /// Removes the harness's cache directory (mesh and map caches of the SDK under test).
+    deinit { try? FileManager.default.removeItem(at: cacheDirectory) }
+
     /// Builds the harness; the token endpoint answers 200 with a one-hour token unless `auto` is off.
     init(
         autoToken: Bool = true, tokenLifetime: TimeInterval = 3600, imageCodec: (any ImageCodec)? = nil,

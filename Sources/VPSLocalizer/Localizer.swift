@@ -111,7 +111,9 @@ public enum Localizer {
     ///   end-to-end twin-room walk, whose coarse map covers the two rooms unequally — hence the
     ///   ramp from 1.6, where that fix has 0.18), while a façade whose pattern repeats at its
     ///   period lends a shifted pose part of the winner's support (margins 2.2–4 for right answers
-    ///   on entry-P10, the shifted pose explaining a third of what the winner does);
+    ///   on entry-P10, the shifted pose explaining a third of what the winner does). A rig's margin
+    ///   compares raw with raw: its rivals' inliers among the candidates against the winner's
+    ///   descriptor inliers;
     /// - conditioning: σp, σr are the first-order position (metres) and rotation (degrees)
     ///   uncertainty for the noise the inliers' residuals show (`PoseTightening`; about one σ is
     ///   the median error on real and simulated queries). Inliers crowded on one distant

@@ -120,8 +120,9 @@ public enum Localizer {
     ///   plane pin the pose down poorly: on the simulated venues the wrong answer with the most
     ///   support (141 inliers, margin 14, 8° off) has σr 1.3°, correct answers a median of 0.06°.
     ///   The position scale (15 cm) keeps a 3σ move inside the 0.5 m wrong-answer limit (a façade
-    ///   seen from 15 m has σp of 2–8 cm). First-order σ cannot see a second optimum: when one near the winner explains
-    ///   the matches about as well (`PoseAmbiguity.nearRival`), σ is at least their distance.
+    ///   seen from 15 m has σp of 2–8 cm). First-order σ cannot see a second optimum: when one
+    ///   near the winner explains the matches about as well (`PoseAmbiguity.nearRival`), σ is at
+    ///   least their distance.
     ///
     /// Calibrated on simulated venues (docs/EVALUATION.md): among answers with confidence ≥ 0.3 at
     /// most 1 % may be wrong (> 0.5 m or > 5°), at ≥ 0.2 at most 3 % (SPEC §18.2).

@@ -89,7 +89,7 @@ struct NoisyPnP {
 }
 
 extension RansacTests {
-    static let facade = RecordedPnP.directory.appendingPathComponent("entry-P10-0006-half-matches.txt")
+    static let facade = RecordedPnP.entryP10Facade
 
     /// entry-P10's 0006.jpg against a map of every second image: 56 of its 323 ratio-test matches lie
     /// within 6 px of the true pose, 45–47 fit poses 12–19 m along the façade's repeated bays. These

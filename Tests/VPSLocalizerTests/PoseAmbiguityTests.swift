@@ -8,7 +8,7 @@ import VPSTestSupport
 
 /// `PoseAmbiguity`: a second explanation of the winner's own matches (a planar scene's mirror pose).
 @Suite struct PoseAmbiguityTests {
-    static let fountain = RecordedPnP.directory.appendingPathComponent("fountain-P11-0010-matches.txt")
+    static let fountain = RecordedPnP.fountainMirror
 
     /// The recorded matches as stage 3 would hand them over, with a query of one frame.
     static func stage(_ problem: RecordedPnP) -> (Correspondences, QueryFeatures) {
@@ -54,7 +54,7 @@ import VPSTestSupport
         #expect(back.pose.error(to: problem.truth).positionMeters < 0.5)
     }
 
-    static let facade = RecordedPnP.directory.appendingPathComponent("entry-P10-0006-half-matches.txt")
+    static let facade = RecordedPnP.entryP10Facade
 
     /// entry-P10's 0006.jpg against a map of every second image: RANSAC (seed 3) ends on a pose
     /// 13.8 m along the façade's repeated bays (46 of the 323 matches); the true pose explains 56.
@@ -73,7 +73,7 @@ import VPSTestSupport
         let (matches, query) = Self.stage(problem)
         let options = LocalizerOptions()
         let reference = PoseAmbiguity.Reference(winner: shifted, matches: matches, query: query, options: options)
-        let draws = PoseAmbiguity.draws(toFind: Double(reference.residuals.count) / Double(matches.count))
+        let draws = PoseAmbiguity.draws(toFind: reference.share)
         #expect(draws > 1000 && draws <= 3000)
         let rival = try #require(
             PoseAmbiguity.rival(of: shifted, matches: matches, query: query, options: options, reference: reference))

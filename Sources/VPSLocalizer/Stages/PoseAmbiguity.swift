@@ -91,10 +91,13 @@ enum PoseAmbiguity {
     struct Reference {
         var pose: CameraPose
         var residuals: [Double]
+        /// The share of the matches the refined winner explains (`residuals.count` of them).
+        var share: Double
 
         init(winner: CameraPose, matches: Correspondences, query: QueryFeatures, options: LocalizerOptions) {
             pose = PoseAmbiguity.localOptimum(of: winner, matches: matches, query: query, options: options)
             residuals = PoseAmbiguity.explainedResiduals(of: pose, to: matches, query: query, options: options)
+            share = Double(residuals.count) / Double(max(1, matches.count))
         }
     }
 
@@ -149,7 +152,7 @@ enum PoseAmbiguity {
         guard
             let found = search(
                 excluding: RivalSearch.sameOutcome(as: winner), matches: matches, query: query, options: options,
-                iterations: draws(toFind: Double(reference.residuals.count) / Double(max(1, matches.count))))
+                iterations: draws(toFind: reference.share))
         else { return nil }
         // The matches' verdict. A mirror explains about as many of them as the winner, but worse
         // than the true pose: from the true pose of fountain-P11 0010.jpg the mirror is explained

@@ -85,6 +85,10 @@ public enum BruteForceMatcher {
         var neighbors: NearestNeighbors
         /// For each train descriptor, the first query at minimal distance (-1 when not computed).
         var columnArgmin: [Int32]
+        /// For each train descriptor, its smallest and second smallest distance to a query, in
+        /// reported units (infinity when there is no such query; empty when not computed).
+        var columnBest: [Float] = []
+        var columnSecond: [Float] = []
     }
 
     static func scan(_ queries: BinaryDescriptors, _ train: BinaryDescriptors, k: Int, columnMinima: Bool) -> Scan {
@@ -121,11 +125,20 @@ public enum BruteForceMatcher {
         }
         neighbors.distanceComputations = queries.count * train.count
         var columnArgmin = [Int32](repeating: -1, count: columnMinima ? train.count : 0)
+        var columnBest = [Float](repeating: .infinity, count: columnMinima ? train.count : 0)
+        var columnSecond = columnBest
         if columnMinima && !queries.isEmpty {
             let reverse = HammingNearestTwo.nearest(train, in: queries)
-            for t in 0..<train.count { columnArgmin[t] = reverse.nearest(t)?.train ?? -1 }
+            for t in 0..<train.count {
+                let found = reverse[t]
+                guard let first = found.first else { continue }
+                columnArgmin[t] = first.train
+                columnBest[t] = first.distance
+                if found.count >= 2 { columnSecond[t] = found[found.startIndex + 1].distance }
+            }
         }
-        return Scan(neighbors: neighbors, columnArgmin: columnArgmin)
+        return Scan(
+            neighbors: neighbors, columnArgmin: columnArgmin, columnBest: columnBest, columnSecond: columnSecond)
     }
 
     static func scan(_ queries: FloatDescriptors, _ train: FloatDescriptors, k: Int, columnMinima: Bool) -> Scan {
@@ -157,6 +170,7 @@ public enum BruteForceMatcher {
         var columnArgmin = [Int32](repeating: -1, count: columnMinima ? trainCount : 0)
         guard queryCount > 0, trainCount > 0 else { return Scan(neighbors: neighbors, columnArgmin: columnArgmin) }
         var columnMin = [Float](repeating: .infinity, count: columnMinima ? trainCount : 0)
+        var columnSecond = columnMin
         var row = [Float](repeating: 0, count: trainCount)
         var selection = TopKSelection(k: k)
         row.withUnsafeMutableBufferPointer { r in
@@ -174,10 +188,17 @@ public enum BruteForceMatcher {
                 if columnMinima {
                     let queryIndex = Int32(truncatingIfNeeded: i)
                     columnMin.withUnsafeMutableBufferPointer { m in
-                        columnArgmin.withUnsafeMutableBufferPointer { a in
-                            for j in 0..<trainCount where rowPointer[j] < m[j] {
-                                m[j] = rowPointer[j]
-                                a[j] = queryIndex
+                        columnSecond.withUnsafeMutableBufferPointer { m2 in
+                            columnArgmin.withUnsafeMutableBufferPointer { a in
+                                for j in 0..<trainCount where rowPointer[j] < m2[j] {
+                                    if rowPointer[j] < m[j] {
+                                        m2[j] = m[j]
+                                        m[j] = rowPointer[j]
+                                        a[j] = queryIndex
+                                    } else {
+                                        m2[j] = rowPointer[j]
+                                    }
+                                }
                             }
                         }
                     }
@@ -185,7 +206,9 @@ public enum BruteForceMatcher {
             }
         }
         neighbors.distanceComputations = queryCount * trainCount
-        return Scan(neighbors: neighbors, columnArgmin: columnArgmin)
+        return Scan(
+            neighbors: neighbors, columnArgmin: columnArgmin, columnBest: columnMin.map(transform),
+            columnSecond: columnSecond.map(transform))
     }
 
     /// Applies `criteria` to the nearest (and second nearest) neighbours of each query.
@@ -194,8 +217,16 @@ public enum BruteForceMatcher {
             return scan.neighbors.matches(ratio: criteria.ratio, maxDistance: criteria.maxDistance)
         }
         let columnArgmin = scan.columnArgmin
-        return scan.neighbors.matches(ratio: criteria.ratio, maxDistance: criteria.maxDistance) { best in
-            columnArgmin[Int(best.train)] == best.query
+        guard criteria.symmetricRatio, let ratio = criteria.ratio else {
+            return scan.neighbors.matches(ratio: criteria.ratio, maxDistance: criteria.maxDistance) { best in
+                columnArgmin[Int(best.train)] == best.query
+            }
+        }
+        let best = scan.columnBest, second = scan.columnSecond
+        return scan.neighbors.matches(ratio: ratio, maxDistance: criteria.maxDistance) { match in
+            let t = Int(match.train)
+            // A single query (second = ∞) passes, as a single train candidate does the other way.
+            return columnArgmin[t] == match.query && (second[t] == .infinity || best[t] < ratio * second[t])
         }
     }
 }

@@ -7,12 +7,13 @@ import VPSMap
 /// a map built from the model without it (`LeaveOneOutEvaluation`).
 enum EvalCOLMAPCommand {
     /// The options of `eval --colmap` that take no value.
-    static let switches: Set<String> = Set(["json", "leave-one-out", "verbose"]).union(LocalizerFlags.switches)
+    static let switches: Set<String> = Set(["json", "leave-one-out", "verbose", "symmetric-ratio"]).union(
+        LocalizerFlags.switches)
 
     static let usage = """
         usage: multiset eval --colmap MODEL_DIR --images DIR --leave-one-out [--every N] [--scale S]
                              [--neighbors K] [--features orb|sift|rootsift] [--mode vps1|vps2] [--frames N]
-                             [--verbose] [--json FILE]
+                             [--symmetric-ratio] [--track-conflicts drop|refuse] [--verbose] [--json FILE]
 
         Leave-one-out evaluation of a COLMAP model (text or binary): for every N-th image (default 1), builds a
         map from the model without it — as `map import-colmap --exclude IMAGE` would — localizes the image with
@@ -27,6 +28,9 @@ enum EvalCOLMAPCommand {
         image together with its N − 1 nearest cameras as one rig (the seeds' multi-frame mode), their relative
         poses from the model standing in for the AR tracking poses, against a map built without all N.
         \(FeatureFlag.usage)
+        Map build ablations: --symmetric-ratio applies the pair matches' ratio test both ways (not one way with a
+        cross check); --track-conflicts refuse refuses a match that would put two keypoints of one image into a
+        track instead of dropping the whole track (drop, the default).
         Localizer flags (ablations; --rig-drift defaults to none here, the model's poses being exact):
         \(LocalizerFlags.usage)
         --verbose prints every query: matches, inliers, confidence, margin, σ (pose uncertainty)
@@ -59,10 +63,18 @@ enum EvalCOLMAPCommand {
         try LocalizerFlags.apply(&args, to: &localizerOptions)
         let rigFrames = try args.int("frames", default: 1)
         let featureConfig = try FeatureFlag.parse(&args)
+        let symmetricRatio = args.flag("symmetric-ratio")
+        let conflicts = args.string("track-conflicts")
         // `--json FILE`: the parser treats --json as a switch, so FILE arrives as the next positional word.
         let jsonPath = args.flag("json") ? args.positionals.dropFirst().first : nil
         if args.flag("json") && jsonPath == nil { throw UsageError("--json needs a file name") }
         try args.rejectUnknown()
+        let trackConflicts: TrackBuilder.ConflictPolicy
+        switch conflicts {
+        case nil, "drop": trackConflicts = .dropTrack
+        case "refuse": trackConflicts = .refuseMatch
+        default: throw UsageError("--track-conflicts takes drop or refuse")
+        }
         guard every >= 1 else { throw UsageError("--every takes a positive integer") }
         guard neighbors >= 1 else { throw UsageError("--neighbors takes a positive integer") }
         guard (1...6).contains(rigFrames) else { throw UsageError("--frames takes 1 to 6") }
@@ -75,6 +87,8 @@ enum EvalCOLMAPCommand {
         var buildOptions = MapBuildOptions()
         buildOptions.neighborsPerFrame = neighbors
         buildOptions.featureConfig = featureConfig
+        buildOptions.symmetricRatio = symmetricRatio
+        buildOptions.trackConflicts = trackConflicts
         let tty = isatty(STDERR_FILENO) != 0
         let results = try LeaveOneOutEvaluation.evaluate(
             model: model, imagesFolder: URL(fileURLWithPath: imagesPath), every: every, scale: scale,

@@ -130,6 +130,62 @@ import VPSTestSupport
         #expect(Set(fab) == Set(fba.map { $0.swapped }))
     }
 
+    /// The symmetric ratio test keeps exactly the mutual ratio-test matches whose train descriptor
+    /// also passes the ratio test against the queries (a naive two-way computation).
+    @Test func symmetricRatioIsTheRatioTestBothWays() {
+        var rng = SplitMix64(testName: "MatcherTests.symmetricRatio")
+        let a = Self.randomBinary(120, &rng)
+        var b = Self.randomBinary(100, &rng)
+        // Copies 10–15 bits off their query, so that a twin one bit further fails the ratio test.
+        for i in 0..<60 { b.append(a[i] ^ SIMD4(0x3FF | UInt64(i) << 16, 0, 0, 0)) }
+        // Queries 0–9 get a twin among the queries: their train copy looks like two of them.
+        var twins = a
+        for i in 0..<10 { twins.append(a[i] ^ SIMD4(0, 0, 1, 0)) }
+        func twoWay<D>(
+            _ q: D, _ t: D, ratio: Float, match: (D, D, MatchCriteria) -> [Match]
+        ) -> (
+            [Match], [Match], [Match]
+        ) {
+            (
+                match(q, t, MatchCriteria(ratio: ratio, mutual: true)),
+                match(q, t, MatchCriteria(ratio: ratio, mutual: true, symmetricRatio: true)),
+                match(t, q, MatchCriteria(ratio: ratio, mutual: true, symmetricRatio: true))
+            )
+        }
+        for ratio: Float in [0.8, 0.9] {
+            let (oneWay, both, reversed) = twoWay(twins, b, ratio: ratio) {
+                BruteForceMatcher.match($0, $1, criteria: $2)
+            }
+            let backward = BruteForceMatcher.nearest(b, in: twins, k: 2)
+            let expected = oneWay.filter { m in
+                let n = backward[Int(m.train)]
+                return n[n.startIndex].distance < ratio * n[n.startIndex + 1].distance
+            }
+            #expect(both == expected)
+            #expect(Set(both) == Set(reversed.map { $0.swapped }))
+            // The ten twinned copies pass one way (their nearest train is far) but not both ways.
+            #expect((0..<10).allSatisfy { i in oneWay.contains { $0.query == Int32(i) } })
+            #expect(!both.contains { $0.query < 10 || $0.query >= 120 })
+            #expect(both.count >= 50)
+        }
+        // Float descriptors take the same path through their own scan.
+        let fa = Self.clusteredFloat(40, &rng), fb = Self.clusteredFloat(50, &rng)
+        let (fOneWay, fBoth, fReversed) = twoWay(fa, fb, ratio: 0.95) { BruteForceMatcher.match($0, $1, criteria: $2) }
+        let fBackward = BruteForceMatcher.nearest(fb, in: fa, k: 2)
+        #expect(
+            fBoth
+                == fOneWay.filter { m in
+                    let n = fBackward[Int(m.train)]
+                    return n[n.startIndex].distance < 0.95 * n[n.startIndex + 1].distance
+                })
+        #expect(Set(fBoth) == Set(fReversed.map { $0.swapped }))
+        // A single query passes the reverse test, as a single train candidate passes the forward one.
+        let one = BinaryDescriptors(words: [1, 2, 3, 4]), copies = BinaryDescriptors(words: [1, 2, 3, 5, 9, 9, 9, 9])
+        #expect(
+            BruteForceMatcher.match(one, copies, criteria: MatchCriteria(mutual: true, symmetricRatio: true)).count == 1
+        )
+    }
+
     @Test func ratioTestAndDistanceLimitFilterAsDocumented() {
         var rng = SplitMix64(testName: "MatcherTests.ratio")
         let queries = Self.randomBinary(80, &rng)

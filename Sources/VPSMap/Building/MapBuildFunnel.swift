@@ -19,9 +19,13 @@ public struct MapBuildFunnel: Codable, Equatable, Sendable {
     public var matches = 0
     /// Matches within the epipolar threshold of the known relative pose.
     public var verifiedMatches = 0
-    /// Tracks merged from verified matches, and those dropped for holding two keypoints of one image.
+    /// Tracks merged from verified matches, and those dropped for holding two keypoints of one image
+    /// (`TrackBuilder.ConflictPolicy.dropTrack`).
     public var tracks = 0
     public var inconsistentTracks = 0
+    /// Verified matches refused for joining two keypoints of one image into a track
+    /// (`TrackBuilder.ConflictPolicy.refuseMatch`); nil in maps built before the policy existed.
+    public var refusedMatches: Int?
     /// Tracks with no finite triangulation (parallel rays, point at infinity).
     public var droppedDegenerate = 0
     /// Observations removed beyond the reprojection threshold, and tracks left with fewer than two.
@@ -53,7 +57,8 @@ public struct MapBuildFunnel: Codable, Equatable, Sendable {
             "pairs: \(pairsScored) scored for overlap → \(candidatePairs) matched",
             "matches: \(matches) ratio+mutual → \(verifiedMatches) epipolar-verified "
                 + "(−\(matches - verifiedMatches))",
-            "tracks: \(tracks) (+\(inconsistentTracks) inconsistent, dropped)",
+            "tracks: \(tracks) (+\(inconsistentTracks) inconsistent, dropped; \(refusedMatches ?? 0) matches refused "
+                + "for joining two keypoints of one image)",
             "triangulation: −\(droppedDegenerate) degenerate, −\(droppedReprojection) reprojection "
                 + "(\(droppedObservations) observations removed), −\(droppedAngle) angle, −\(droppedDepth) depth, "
                 + "−\(droppedUncertainty) uncertainty",

@@ -24,6 +24,16 @@ public struct MapBuildOptions: Sendable {
     public var minOverlapMatches = 8
     /// Lowe's ratio for pairwise matching.
     public var ratio: Float = 0.8
+    /// Apply the ratio test in both directions of a pair (`MatchCriteria.symmetricRatio`), not only
+    /// from the first image with a cross check. Off: on the real development scenes it lowers the
+    /// median VPS-1 errors but thins entry-P10's façade until two images are withheld
+    /// (docs/EVALUATION.md).
+    public var symmetricRatio = false
+    /// What a match joining two keypoints of one image into a track does (`TrackBuilder`). Dropping
+    /// the whole track is the default: it removes the points of repeated structure, which refusing
+    /// the one match keeps (on the simulated corridor those points let verification by projection
+    /// raise a 180°-turned pose; docs/EVALUATION.md).
+    public var trackConflicts = TrackBuilder.ConflictPolicy.dropTrack
     /// Sampson distance limit against the known relative pose, pixels.
     public var epipolarThreshold = 2.0
     /// Reprojection limit for keeping an observation in a track, pixels.

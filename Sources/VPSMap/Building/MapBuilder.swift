@@ -88,6 +88,7 @@ public enum MapBuilder {
         report.verifiedMatches = matching.verifiedMatches
         report.tracks = matching.tracks.count
         report.inconsistentTracks = matching.inconsistentTracks
+        report.refusedMatches = matching.refusedMatches
         lap("matching")
 
         var frames = frames

@@ -1,7 +1,8 @@
 /// Merges pairwise keypoint matches into multi-view tracks (union–find over (image, keypoint)).
 ///
-/// A track that would hold two different keypoints of the same image is inconsistent (a wrong
-/// match somewhere along it); such tracks are dropped whole rather than guessed at.
+/// A track may hold one keypoint per image. A match that would join two keypoints of one image is a
+/// wrong match somewhere along the chain; `ConflictPolicy` says what becomes of it. Adding matches
+/// costs near-constant amortized time each, plus O(views) for the image lists a union merges.
 public struct TrackBuilder {
     /// A keypoint of one image.
     public struct Node: Hashable, Sendable {
@@ -16,13 +17,32 @@ public struct TrackBuilder {
         }
     }
 
+    /// What a match that would put two keypoints of one image into a track does.
+    public enum ConflictPolicy: String, Sendable, CaseIterable {
+        /// The match is refused and the two tracks stay apart (first come, first kept: add the most
+        /// trusted matches first). A façade's repeated window then costs one wrong link, not the
+        /// whole track it touched.
+        case refuseMatch
+        /// The match is joined and the whole track is dropped as inconsistent when tracks are read.
+        case dropTrack
+    }
+
+    /// The policy this builder applies.
+    public let conflicts: ConflictPolicy
+    /// Matches refused under `.refuseMatch`.
+    public private(set) var refusedMatches = 0
+
     private var index: [Node: Int] = [:]
     private var nodes: [Node] = []
     private var parent: [Int] = []
     private var rank: [UInt8] = []
+    /// The sorted images of each set, current at its root.
+    private var images: [[Int]] = []
 
-    /// An empty builder.
-    public init() {}
+    /// An empty builder applying `conflicts`.
+    public init(conflicts: ConflictPolicy) {
+        self.conflicts = conflicts
+    }
 
     private mutating func id(_ n: Node) -> Int {
         if let i = index[n] { return i }
@@ -31,6 +51,7 @@ public struct TrackBuilder {
         nodes.append(n)
         parent.append(i)
         rank.append(0)
+        images.append([n.image])
         return i
     }
 
@@ -47,22 +68,58 @@ public struct TrackBuilder {
     }
 
     /// Records that keypoint `a` and keypoint `b` see the same point.
-    public mutating func addMatch(_ a: Node, _ b: Node) {
+    ///
+    /// - Returns: false when the match was refused (`.refuseMatch` and the two tracks share an image).
+    @discardableResult
+    public mutating func addMatch(_ a: Node, _ b: Node) -> Bool {
         let ra = find(id(a)), rb = find(id(b))
-        guard ra != rb else { return }
+        guard ra != rb else { return true }
+        let joined: [Int]
+        if let disjoint = Self.mergedIfDisjoint(images[ra], images[rb]) {
+            joined = disjoint
+        } else if conflicts == .refuseMatch {
+            refusedMatches += 1
+            return false
+        } else {
+            joined = (images[ra] + images[rb]).sorted()
+        }
+        let root: Int
         if rank[ra] < rank[rb] {
             parent[ra] = rb
-        } else if rank[ra] > rank[rb] {
-            parent[rb] = ra
+            root = rb
         } else {
             parent[rb] = ra
-            rank[ra] += 1
+            if rank[ra] == rank[rb] { rank[ra] += 1 }
+            root = ra
         }
+        images[root] = joined
+        images[ra == root ? rb : ra] = []
+        return true
+    }
+
+    /// The sorted union of two sorted image lists, or nil when they share an image.
+    static func mergedIfDisjoint(_ a: [Int], _ b: [Int]) -> [Int]? {
+        var out: [Int] = []
+        out.reserveCapacity(a.count + b.count)
+        var i = 0, j = 0
+        while i < a.count, j < b.count {
+            if a[i] == b[j] { return nil }
+            if a[i] < b[j] {
+                out.append(a[i])
+                i += 1
+            } else {
+                out.append(b[j])
+                j += 1
+            }
+        }
+        out.append(contentsOf: a[i...])
+        out.append(contentsOf: b[j...])
+        return out
     }
 
     /// The consistent tracks with at least `minLength` views, each sorted by image; deterministic order.
     ///
-    /// - Returns: the tracks and the number dropped as inconsistent.
+    /// - Returns: the tracks and the number dropped as inconsistent (always 0 under `.refuseMatch`).
     public mutating func tracks(minLength: Int = 2) -> (tracks: [[Node]], inconsistent: Int) {
         var groups: [Int: [Node]] = [:]
         for i in 0..<nodes.count { groups[find(i), default: []].append(nodes[i]) }

@@ -33,8 +33,9 @@ struct FakeEngine: QueryEngine {
     var loadedMaps: Int { 0 }
 }
 
-/// A service over an in-memory store with two accounts, clients and maps.
-struct Fixture {
+/// A service over an in-memory store with two accounts, clients and maps; its data directory is
+/// removed with it.
+final class Fixture: Sendable {
     let clock = ManualServerClock(1_800_000_000)
     let store = InMemoryStore()
     let service: VPSService
@@ -92,6 +93,8 @@ struct Fixture {
                 entries: [.init(mapID: Self.mapID, order: 0, relativePose: .identity)], createdAt: 1, updatedAt: 1))
         try Data([1, 2, 3]).write(to: dataDirectory.appendingPathComponent("maps/MAP_ONE000000001.glb"))
     }
+
+    deinit { try? FileManager.default.removeItem(at: dataDirectory) }
 
     func token(_ id: String = "c1", _ secret: String = "s1") -> String {
         let auth = "Basic " + Data("\(id):\(secret)".utf8).base64EncodedString()

@@ -2,7 +2,8 @@
 ///
 /// A track may hold one keypoint per image. A match that would join two keypoints of one image is a
 /// wrong match somewhere along the chain; `ConflictPolicy` says what becomes of it. Adding matches
-/// costs near-constant amortized time each, plus O(views) for the image lists a union merges.
+/// costs near-constant amortized time each, plus, under `.refuseMatch`, O(views) for the image lists
+/// a union merges.
 public struct TrackBuilder {
     /// A keypoint of one image.
     public struct Node: Hashable, Sendable {
@@ -36,7 +37,7 @@ public struct TrackBuilder {
     private var nodes: [Node] = []
     private var parent: [Int] = []
     private var rank: [UInt8] = []
-    /// The sorted images of each set, current at its root.
+    /// The sorted images of each set, current at its root (kept under `.refuseMatch` only).
     private var images: [[Int]] = []
 
     /// An empty builder applying `conflicts`.
@@ -51,7 +52,7 @@ public struct TrackBuilder {
         nodes.append(n)
         parent.append(i)
         rank.append(0)
-        images.append([n.image])
+        if conflicts == .refuseMatch { images.append([n.image]) }
         return i
     }
 
@@ -74,14 +75,14 @@ public struct TrackBuilder {
     public mutating func addMatch(_ a: Node, _ b: Node) -> Bool {
         let ra = find(id(a)), rb = find(id(b))
         guard ra != rb else { return true }
-        let joined: [Int]
-        if let disjoint = Self.mergedIfDisjoint(images[ra], images[rb]) {
+        // Only refusal needs each set's images; dropping reads conflicts off the finished tracks.
+        var joined: [Int] = []
+        if conflicts == .refuseMatch {
+            guard let disjoint = Self.mergedIfDisjoint(images[ra], images[rb]) else {
+                refusedMatches += 1
+                return false
+            }
             joined = disjoint
-        } else if conflicts == .refuseMatch {
-            refusedMatches += 1
-            return false
-        } else {
-            joined = (images[ra] + images[rb]).sorted()
         }
         let root: Int
         if rank[ra] < rank[rb] {
@@ -92,8 +93,10 @@ public struct TrackBuilder {
             if rank[ra] == rank[rb] { rank[ra] += 1 }
             root = ra
         }
-        images[root] = joined
-        images[ra == root ? rb : ra] = []
+        if conflicts == .refuseMatch {
+            images[root] = joined
+            images[ra == root ? rb : ra] = []
+        }
         return true
     }
 

@@ -29,6 +29,8 @@ public struct LocalizationFunnel: Sendable, Equatable {
     /// re-estimated from them (0: not tried).
     public var guidedMatches = 0
     public var guidedInliers = 0
+    /// Inlier keypoints aligned to their map points' reference patches (`KeypointRefinement`).
+    public var refinedKeypoints = 0
     /// Correspondences within the final tight threshold.
     public var tightInliers = 0
     /// Inliers of the best distinct competitor (as the margin counts them).

@@ -17,6 +17,7 @@ import VPSImaging
 /// 4. `PoseEstimation` — LO-RANSAC (P3P, up2p with gravity, gP3P for rigs) and refinement;
 /// 5. `ProjectionVerification` — a weak pose (every pose in VPS-2) re-estimated from the
 ///    correspondences it predicts;
+/// 5b. `KeypointRefinement` — the inliers' keypoints aligned to their points' reference patches;
 /// 6. `PoseTightening` — refit within a tight threshold (rig frames weighted by their tracking
 ///    drift) and the pose's uncertainty;
 /// 7. `RivalSearch` — the best distinct competitor, for `inlierMargin`;
@@ -233,8 +234,18 @@ struct LocalizationRun {
             return
         }
 
-        // 6. Tight refit and uncertainty.
+        // 5b. Inlier keypoints aligned to their points' reference patches.
         guard !options.pose.ransac.deadline.hasPassed else { return }
+        if options.refineKeypoints, map.data.pointPatches != nil {
+            let refinement = KeypointRefinement(
+                used, inliers: result.inliers, query: query, map: map, alignment: options.patchAlignment,
+                limit: options.maxRefinedKeypoints, sigmaFactor: options.refinedKeypointSigma)
+            used = refinement.correspondences
+            funnel.refinedKeypoints = refinement.refined
+            lap("refine")
+        }
+
+        // 6. Tight refit and uncertainty.
         let tight = PoseTightening(
             pose: ransacPose, correspondences: used, query: query, map: options.weightByPointUncertainty ? map : nil,
             weightByScale: options.weightByScale,

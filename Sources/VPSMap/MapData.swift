@@ -1,3 +1,4 @@
+import VPSFeatures
 import VPSGeometry
 
 /// Identifies the local-feature configuration a map was built with; a query is matched only
@@ -68,6 +69,11 @@ public struct MapData: Equatable, Sendable {
     public var colors: [UInt8]
     /// One representative descriptor per point, `descriptorBytes` each, contiguous.
     public var pointDescriptors: [UInt8]
+    /// Each point's reference patch (`PointPatch`: its reference view's keypoint patch,
+    /// `PointPatch.count` bytes each, contiguous; all one value for a point without one), which
+    /// queries align their keypoints to (`PatchAlignment`). Nil for maps without patches (format
+    /// version 1, or built before them).
+    public var pointPatches: [UInt8]?
     /// Keyframes.
     public var keyframes: [Keyframe]
     /// Where the map sits on the Earth, if known.
@@ -107,6 +113,9 @@ public struct MapData: Equatable, Sendable {
             throw .invalid("point descriptor bytes do not match points")
         }
         guard positions.allSatisfy(\.isFinite) else { throw .invalid("a point position is not finite") }
+        if let patches = pointPatches, patches.count != PointPatch.count * positions.count {
+            throw .invalid("point patch bytes do not match points")
+        }
         var ids = Set<UInt32>()
         for k in keyframes {
             guard ids.insert(k.id).inserted else { throw .invalid("duplicate keyframe id \(k.id)") }

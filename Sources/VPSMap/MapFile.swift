@@ -1,16 +1,21 @@
 import CZlib
 import Foundation
+import VPSFeatures
 import VPSGeometry
 
 /// The binary map file format (docs/FORMATS.md, "Map file").
 ///
 /// Layout, little-endian: magic `MSVPSMAP`, u32 format version, u32 metadata length, metadata
-/// JSON, then the point block (f64 xyz, u8 rgb, descriptors), the keyframe block, the optional
-/// mesh, and a trailing CRC-32 of everything before it. Arrays are stored raw so loading is a few
+/// JSON, then the point block (f64 xyz, u8 rgb, descriptors, and from version 2 the points' reference
+/// patches), the keyframe block, the optional mesh, and a trailing CRC-32 of everything before it. Arrays are stored raw so loading is a few
 /// bulk copies (≥ 200 MB/s; `multiset bench mapfile`).
 public enum MapFile {
-    /// The format version this build writes and reads.
-    public static let formatVersion: UInt32 = 1
+    /// The newest format version, which this build writes for maps with point patches (version 2:
+    /// `patchSide` in the metadata and the patch block). Maps without patches are written as version 1,
+    /// which older builds read.
+    public static let formatVersion: UInt32 = 2
+    /// The versions this build reads.
+    public static let readableVersions: ClosedRange<UInt32> = 1...2
     static let magic = Array("MSVPSMAP".utf8)
 
     /// The JSON metadata block.
@@ -24,6 +29,8 @@ public enum MapFile {
         var meshBytes: Int
         var georeference: Georeference?
         var buildFunnel: MapBuildFunnel?
+        /// Samples per side of the point patches (version 2; absent or 0: none).
+        var patchSide: Int?
     }
 
     /// Serializes a map (validated first).
@@ -32,7 +39,8 @@ public enum MapFile {
         let meta = Metadata(
             code: map.code, name: map.name, featureConfig: map.featureConfig, descriptorBytes: map.descriptorBytes,
             pointCount: map.pointCount, keyframeCount: map.keyframes.count, meshBytes: map.mesh?.count ?? 0,
-            georeference: map.georeference, buildFunnel: map.buildFunnel)
+            georeference: map.georeference, buildFunnel: map.buildFunnel,
+            patchSide: map.pointPatches == nil ? nil : PointPatch.side)
         let encoder = JSONEncoder()
         encoder.outputFormatting = .sortedKeys
         guard let json = try? encoder.encode(meta) else { throw .invalid("metadata does not encode") }
@@ -41,7 +49,7 @@ public enum MapFile {
             64 + json.count + map.pointCount * (27 + map.descriptorBytes)
                 + map.keyframes.reduce(0) { $0 + 200 + $1.keypoints.count * (12 + map.descriptorBytes) })
         w.append(contentsOf: magic)
-        w.write(formatVersion)
+        w.write(map.pointPatches == nil ? 1 : formatVersion)
         w.write(UInt32(json.count))
         w.append(contentsOf: json)
         for p in map.positions {
@@ -51,6 +59,7 @@ public enum MapFile {
         }
         w.append(contentsOf: map.colors)
         w.append(contentsOf: map.pointDescriptors)
+        if let patches = map.pointPatches { w.append(contentsOf: patches) }
         for k in map.keyframes {
             w.write(k.id)
             let name = Array(k.name.utf8)
@@ -85,7 +94,7 @@ public enum MapFile {
         do {
             _ = try r.readBytes(8)
             let version = try r.u32()
-            guard version == formatVersion else { throw MapFileError.unsupportedVersion(version) }
+            guard readableVersions.contains(version) else { throw MapFileError.unsupportedVersion(version) }
             guard bytes.count >= 20 else { throw MapFileError.truncated }
             let stored =
                 UInt32(bytes[bytes.count - 4]) | UInt32(bytes[bytes.count - 3]) << 8 | UInt32(bytes[bytes.count - 2])
@@ -106,6 +115,11 @@ public enum MapFile {
             let positions: [Vec3] = try readVec3(&r, n)
             let colors = Array(try r.readBytes(3 * n))
             let descriptors = Array(try r.readBytes(d * n))
+            var patches: [UInt8]?
+            if version >= 2, let side = meta.patchSide, side != 0 {
+                guard side == PointPatch.side else { throw MapFileError.invalid("point patches of side \(side)") }
+                patches = Array(try r.readBytes(PointPatch.count * n))
+            }
             var keyframes: [Keyframe] = []
             let kfCount = try r.count(UInt64(meta.keyframeCount), minimumElementSize: 100)
             keyframes.reserveCapacity(kfCount)
@@ -142,6 +156,7 @@ public enum MapFile {
                 colors: colors, pointDescriptors: descriptors, keyframes: keyframes, georeference: meta.georeference,
                 mesh: mesh)
             map.buildFunnel = meta.buildFunnel
+            map.pointPatches = patches
             try map.validate()
             return map
         } catch let e as MapFileError {

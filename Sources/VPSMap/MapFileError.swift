@@ -29,7 +29,8 @@ public enum MapFileError: Error, Equatable, Sendable, CustomStringConvertible {
         switch self {
         case .notAMapFile: return "not a MultiSet map file"
         case .unsupportedVersion(let v):
-            return "map file format version \(v) is not supported (this build reads version \(MapFile.formatVersion))"
+            return
+                "map file format version \(v) is not supported (this build reads versions \(MapFile.readableVersions.lowerBound)–\(MapFile.readableVersions.upperBound))"
         case .truncated: return "map file is truncated"
         case .checksumMismatch: return "map file is corrupt (checksum mismatch)"
         case .invalid(let m): return "map file is invalid: \(m)"

@@ -58,6 +58,12 @@ public enum MapMerge {
 
         var merged = base
         merged.buildFunnel = nil
+        // Patches survive when either map has them; a point without one gets zeros (no patch).
+        let patchBytes = PointPatch.count
+        let keepPatches = base.pointPatches != nil || addition.pointPatches != nil
+        if keepPatches, merged.pointPatches == nil {
+            merged.pointPatches = [UInt8](repeating: 0, count: patchBytes * base.pointCount)
+        }
         var remap = [Int32](repeating: -1, count: addition.pointCount)
         var fused = 0
         var taken = Set<Int>()
@@ -88,6 +94,11 @@ public enum MapMerge {
                 merged.positions.append(p)
                 merged.colors += addition.colors[(3 * i)..<(3 * i + 3)]
                 merged.pointDescriptors += descriptor
+                if keepPatches {
+                    merged.pointPatches! +=
+                        addition.pointPatches?[(i * patchBytes)..<((i + 1) * patchBytes)]
+                        ?? [UInt8](repeating: 0, count: patchBytes)[...]
+                }
             }
         }
         let additionFromBase = baseFromAddition.inverse

@@ -12,6 +12,7 @@ let usage = """
       mapfile   map file write and load speed
       features  ORB extraction, matching and the LSH index on synthetic images
       render    frames per second of the simulator's software renderer
+      patches   keypoint alignment to reference patches: speed and sub-pixel error on known warps
       localize  end-to-end query latency against a ~100k-point map (JPEG in, pose out, one core)
 
     Run `multiset-bench <benchmark> --help` for its options; `make bench` runs them all beside their peers.
@@ -30,6 +31,7 @@ func runMain() -> Int32 {
         case "features": return try FeatureBenchmark.run(&args)
         case "localize": return try LocalizeBenchmark.run(&args)
         case "render": return try RenderBenchmark.run(&args)
+        case "patches": return try PatchBenchmark.run(&args)
         case nil:
             if args.flag("help") {
                 print(usage)

@@ -3,10 +3,13 @@ import VPSLocalizer
 
 /// The localizer's tuning and ablation flags, shared by `multiset eval` (captures and COLMAP) and
 /// `multiset localize`: `--mode`, `--threshold`, `--ratio`, `--min-inliers`, `--guided-below`,
-/// `--rig-drift`, `--seed`, `--no-guided`, `--no-tighten`, `--no-scale-weights`.
+/// `--rig-drift`, `--seed`, `--no-guided`, `--no-tighten`, `--no-scale-weights`, `--no-point-weights`,
+/// `--no-refine`.
 enum LocalizerFlags {
     /// The options of this command that take no value.
-    static let switches: Set<String> = ["no-guided", "no-point-weights", "no-scale-weights", "no-tighten"]
+    static let switches: Set<String> = [
+        "no-guided", "no-point-weights", "no-scale-weights", "no-tighten", "no-refine",
+    ]
 
     static let usage = """
           --mode vps1|vps2   search depth (default vps1)
@@ -20,8 +23,9 @@ enum LocalizerFlags {
                              visual-inertial tracking; none: exact relative poses)
           --seed N           seed of the pose search and the competitor search (default 24301); other
                              seeds show how much each answer owes to the draw
-          --no-guided, --no-tighten, --no-scale-weights, --no-point-weights   ablations: no verification
-                             by projection, no tight refit, unweighted keypoints, map points' uncertainty ignored
+          --no-guided, --no-tighten, --no-scale-weights, --no-point-weights, --no-refine   ablations: no
+                             verification by projection, no tight refit, unweighted keypoints, map points'
+                             uncertainty ignored, detected keypoints (not aligned to the points' patches)
         """
 
     /// Reads the flags present in `args` into `options`.
@@ -65,6 +69,7 @@ enum LocalizerFlags {
         }
         if args.flag("no-guided") { options.guidedMatching = false }
         if args.flag("no-tighten") { options.tighten = false }
+        if args.flag("no-refine") { options.refineKeypoints = false }
         if args.flag("no-scale-weights") { options.weightByScale = false }
         if args.flag("no-point-weights") { options.weightByPointUncertainty = false }
     }

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import VPSCapture
+import VPSFeatures
 import VPSGeometry
 import VPSImaging
 import VPSTestSupport
@@ -76,17 +77,20 @@ import VPSTestSupport
         let median = distances[distances.count / 2], p95 = distances[distances.count * 95 / 100]
         print("points: \(map.pointCount), distance to true surfaces: median \(median * 1000) mm, p95 \(p95 * 1000) mm")
         #expect(map.pointCount >= 3000)
-        #expect(median <= 0.01)
-        // Measured 30.0 mm (median 5.8 mm, 5,970 points) since the uncertainty filter is relative to depth
-        // (1 % of it): the filter that lets real scenes seen from 10–20 m keep their points
-        // (docs/EVALUATION.md, "Real photographs").
-        #expect(p95 <= 0.0305)
+        // Measured median 0.54 mm, p95 3.9 mm (5,673 points) since every observation is aligned to its
+        // track's reference patch (`ObservationAlignment`); 5.8 mm and 30.0 mm with detected keypoints.
+        #expect(median <= 0.0015)
+        #expect(p95 <= 0.008)
         // Every wall of the room (the scan turns full circles) carries points.
         let walls = venue.surfaces.indices.filter { venue.surfaces[$0].name.contains("wall") }
         #expect(walls.count >= 4)
         for w in walls {
             #expect(pointsPerSurface[w] >= 20, "\(venue.surfaces[w].name): \(pointsPerSurface[w]) points")
         }
+        // Every observation was aligned to its track's reference patch, and every point keeps one.
+        #expect((report.alignedObservations ?? 0) >= map.pointCount)
+        #expect((report.unalignedObservations ?? -1) >= 0)
+        #expect(map.pointPatches?.count == PointPatch.count * map.pointCount)
         // The map survives its file format.
         let roundTripIsExact = try MapFile.decode(try MapFile.encode(map)) == map
         #expect(roundTripIsExact)

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import VPSFeatures
 import VPSGeometry
 import VPSTestSupport
 
@@ -57,8 +58,8 @@ import VPSTestSupport
         #expect(throws: MapFileError.notAMapFile) { try MapFile.decode(Array("PNG....".utf8) + bytes) }
         #expect(throws: MapFileError.truncated) { try MapFile.decode(Array(bytes.prefix(5))) }
         var version = bytes
-        version[8] = 2
-        #expect(throws: MapFileError.unsupportedVersion(2)) { try MapFile.decode(version) }
+        version[8] = 3
+        #expect(throws: MapFileError.unsupportedVersion(3)) { try MapFile.decode(version) }
         for cut in [12, 40, bytes.count / 2, bytes.count - 1] {
             #expect(throws: MapFileError.self) { try MapFile.decode(Array(bytes.prefix(cut))) }
         }
@@ -101,5 +102,29 @@ import VPSTestSupport
         #expect(try MapFile.read(from: url) == b)
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == ["MAP_TEST00000001.vpsmap"])
         #expect(throws: MapFileError.self) { try MapFile.read(from: folder.appendingPathComponent("missing.vpsmap")) }
+    }
+}
+
+/// Point patches (format version 2) round-trip; maps without them stay version 1.
+@Suite struct MapFilePatchTests {
+    @Test func patchesRoundTripAsVersionTwo() throws {
+        var map = MapFileTests.sampleMap(seed: "MapFile.patches", points: 40, keyframes: 2)
+        var rng = SplitMix64(testName: "MapFile.patchBytes")
+        map.pointPatches = (0..<(PointPatch.count * 40)).map { _ in UInt8(rng.nextInt(below: 256)) }
+        let bytes = try MapFile.encode(map)
+        #expect(bytes[8] == 2)
+        #expect(try MapFile.decode(bytes) == map)
+        var plain = map
+        plain.pointPatches = nil
+        let old = try MapFile.encode(plain)
+        #expect(old[8] == 1)
+        #expect(try MapFile.decode(old).pointPatches == nil)
+        #expect(bytes.count - old.count - PointPatch.count * 40 > 0)
+    }
+
+    @Test func patchCountMustMatchPoints() {
+        var map = MapFileTests.sampleMap(seed: "MapFile.patchCount", points: 10, keyframes: 1)
+        map.pointPatches = [UInt8](repeating: 1, count: PointPatch.count * 9)
+        #expect(throws: MapFileError.self) { try MapFile.encode(map) }
     }
 }

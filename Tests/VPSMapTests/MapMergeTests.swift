@@ -1,4 +1,5 @@
 import Testing
+import VPSFeatures
 import VPSGeometry
 import VPSMap
 
@@ -51,5 +52,24 @@ import VPSMap
         #expect(throws: MapMerge.MergeError.self) {
             _ = try MapMerge.merge(other, into: base, baseFromAddition: .identity)
         }
+    }
+
+    /// Patches follow their points: the base keeps its own, added points bring the addition's, and a
+    /// map without patches contributes zeros (no patch).
+    @Test func patchesFollowTheirPoints() throws {
+        let shared = (0..<4).map { Vec3(Double($0), 0, 2) }
+        var base = Self.map(shared)
+        base.pointPatches = (0..<4).flatMap { [UInt8](repeating: UInt8(10 + $0), count: PointPatch.count) }
+        var addition = Self.map(shared + [Vec3(9, 0, 2)], code: "MAP_MORE")
+        for b in 0..<32 { addition.pointDescriptors[4 * 32 + b] = ~addition.pointDescriptors[b] }
+        addition.pointPatches = (0..<5).flatMap { [UInt8](repeating: UInt8(50 + $0), count: PointPatch.count) }
+        let (merged, _) = try MapMerge.merge(addition, into: base, baseFromAddition: .identity)
+        let patches = try #require(merged.pointPatches)
+        #expect(patches.count == 5 * PointPatch.count)
+        #expect(patches[0] == 10 && patches[3 * PointPatch.count] == 13 && patches[4 * PointPatch.count] == 54)
+        addition.pointPatches = nil
+        let (mixed, _) = try MapMerge.merge(addition, into: base, baseFromAddition: .identity)
+        #expect(mixed.pointPatches?[4 * PointPatch.count] == 0)
+        try mixed.validate()
     }
 }

@@ -43,6 +43,9 @@ struct QueryFeatures {
         /// This frame's camera relative to frame 0's.
         var camFromFirst: CameraPose
         var gravityInCamera: Vec3?
+        /// The frame's image (`KeypointRefinement` aligns keypoints in it; empty in tests that give
+        /// keypoints directly).
+        var image = GrayImage(width: 0, height: 0, pixels: [])
 
         /// Keypoint `q`'s pixel.
         @inline(__always) func pixel(_ q: Int) -> Vec2 { Vec2(Double(keypoints[q].x), Double(keypoints[q].y)) }
@@ -92,7 +95,7 @@ extension QueryFeatures {
                     scales: ProjectionMatching.pyramidScales(set.keypoints, sift: descriptors.isFloat),
                     camera: frame.camera,
                     camFromFirst: CameraPose(frame.camFromRig.rigid * rigFromFirst),
-                    gravityInCamera: frame.gravityInCamera))
+                    gravityInCamera: frame.gravityInCamera, image: frame.image))
         }
         self.init(frames: frames, firstFromRig: first)
     }

@@ -26,6 +26,11 @@ public struct MapBuildFunnel: Codable, Equatable, Sendable {
     /// Verified matches refused for joining two keypoints of one image into a track
     /// (`TrackBuilder.ConflictPolicy.refuseMatch`); nil in maps built before the policy existed.
     public var refusedMatches: Int?
+    /// Observations aligned to their track's reference patch (`ObservationAlignment`), those removed
+    /// for not aligning, and tracks dropped for keeping fewer than two; nil in maps built without it.
+    public var alignedObservations: Int?
+    public var unalignedObservations: Int?
+    public var unalignedTracks: Int?
     /// Tracks with no finite triangulation (parallel rays, point at infinity).
     public var droppedDegenerate = 0
     /// Observations removed beyond the reprojection threshold, and tracks left with fewer than two.
@@ -59,6 +64,8 @@ public struct MapBuildFunnel: Codable, Equatable, Sendable {
                 + "(−\(matches - verifiedMatches))",
             "tracks: \(tracks) (+\(inconsistentTracks) inconsistent, dropped; \(refusedMatches ?? 0) matches refused "
                 + "for joining two keypoints of one image)",
+            "alignment: \(alignedObservations ?? 0) observations aligned to their reference patch, "
+                + "−\(unalignedObservations ?? 0) not aligning, −\(unalignedTracks ?? 0) tracks left with one",
             "triangulation: −\(droppedDegenerate) degenerate, −\(droppedReprojection) reprojection "
                 + "(\(droppedObservations) observations removed), −\(droppedAngle) angle, −\(droppedDepth) depth, "
                 + "−\(droppedUncertainty) uncertainty",
@@ -71,7 +78,7 @@ public struct MapBuildFunnel: Codable, Equatable, Sendable {
                     + String(
                         format: "reprojection RMS %.2f → %.2f px; frames moved %.1f cm mean, %.1f cm / %.2f° at most",
                         a.initialRMS, a.finalRMS, 100 * a.meanCorrection, 100 * a.maxCorrection,
-                        a.maxRotationCorrectionDegrees), at: 4)
+                        a.maxRotationCorrectionDegrees), at: 5)
         }
         return lines
     }

@@ -34,6 +34,12 @@ public struct MapBuildOptions: Sendable {
     /// the one match keeps (on the simulated corridor those points let verification by projection
     /// raise a 180°-turned pose; docs/EVALUATION.md).
     public var trackConflicts = TrackBuilder.ConflictPolicy.dropTrack
+    /// Align every observation of a track to its reference patch before triangulating
+    /// (`ObservationAlignment`), and store each point's reference patch in the map for queries to align
+    /// their keypoints to. Off: detected keypoints, no patches (ablations).
+    public var alignObservations = true
+    /// The alignment's limits.
+    public var patchAlignment = PatchAlignment()
     /// Sampson distance limit against the known relative pose, pixels.
     public var epipolarThreshold = 2.0
     /// Reprojection limit for keeping an observation in a track, pixels.

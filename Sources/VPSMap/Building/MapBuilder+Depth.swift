@@ -108,6 +108,8 @@ extension MapBuilder {
         var positions: [Vec3] = []
         var colors: [UInt8] = []
         var pointDescriptors: [UInt8] = []
+        var patches: [UInt8] = []
+        let isBinary = options.featureConfig.descriptorKind == .binary256
         var binary: [SIMD4<UInt64>] = []
         var observations = 0
         var keyframes: [Keyframe] = []
@@ -119,6 +121,7 @@ extension MapBuilder {
                 positions: positions, pose: pose, camera: camera, cell: max(1, options.mergeRadius))
             var indices = [Int32](repeating: -1, count: set.count)
             var taken = Set<Int>()
+            let integral = IntegralImage(f.image.gray)
             for (k, kp) in set.keypoints.enumerated() {
                 let px = Vec2(Double(kp.x), Double(kp.y))
                 guard let z = f.depth.interpolatedDepth(atPixel: SIMD2(px.x, px.y), maxSpread: options.maxDepthSpread),
@@ -145,6 +148,10 @@ extension MapBuilder {
                 let o = 3 * (iy * f.image.width + ix)
                 colors += f.image.pixels[o..<(o + 3)]
                 pointDescriptors += descriptors[(k * bytesPerDescriptor)..<((k + 1) * bytesPerDescriptor)]
+                // The first view is the point's reference (its depth put the point there).
+                patches +=
+                    PointPatch.sample(integral, at: PatchFrame(keypoint: kp, binary: isBinary))
+                    ?? [UInt8](repeating: 0, count: PointPatch.count)
                 binary.append(descriptor ?? .zero)
                 observations += 1
             }
@@ -158,11 +165,12 @@ extension MapBuilder {
         report.points = positions.count
         report.tracks = positions.count
         report.meanTrackLength = Double(observations) / Double(positions.count)
-        let map = MapData(
+        var map = MapData(
             code: code, name: name,
             featureConfig: FeatureConfigID(name: options.featureConfig.name, version: options.featureConfig.version),
             descriptorBytes: bytesPerDescriptor, positions: positions, colors: colors,
             pointDescriptors: pointDescriptors, keyframes: keyframes)
+        map.pointPatches = patches
         return (map, report)
     }
 }

@@ -30,6 +30,8 @@ public struct MappingFrame: Sendable {
 ///    features among pose-compatible candidates), scale-free.
 /// 3. `PairMatching`: full ratio + mutual matching of each pair, verified against the known epipolar
 ///    geometry, merged into tracks (`TrackBuilder`).
+/// 3a. `ObservationAlignment`: each track's observations aligned to its finest view's patch, which
+///    the map keeps per point for queries.
 /// 3b. `PoseAdjustment` (odometry poses only): bundle adjustment held to the odometry's relative
 ///    poses, gravity and first frame; pairs are then verified at its wider epipolar limit.
 /// 4. `TrackTriangulation`: weighted multi-view triangulation with reprojection, depth, relative
@@ -65,7 +67,7 @@ public enum MapBuilder {
             progress(stage, 1)
         }
 
-        let features = try MapFeatures(
+        var features = try MapFeatures(
             frames: frames, config: options.featureConfig, loadImage: loadImage, cache: featureCache)
         report.keypoints = features.keypointCount
         lap("features")
@@ -91,17 +93,31 @@ public enum MapBuilder {
         report.refusedMatches = matching.refusedMatches
         lap("matching")
 
+        var tracks = matching.tracks
+        var trackPatches: [[UInt8]?] = Array(repeating: nil, count: tracks.count)
+        if options.alignObservations {
+            let alignment = try ObservationAlignment(
+                tracks: tracks, frames: frames, features: &features, loadImage: loadImage,
+                alignment: options.patchAlignment)
+            tracks = alignment.tracks
+            trackPatches = alignment.patches
+            report.alignedObservations = alignment.aligned
+            report.unalignedObservations = alignment.droppedObservations
+            report.unalignedTracks = alignment.droppedTracks
+            lap("alignment")
+        }
+
         var frames = frames
         if let adjustment = options.poseAdjustment {
             let adjusted = PoseAdjustment(
-                tracks: matching.tracks, frames: frames, features: features, options: options, adjustment: adjustment)
+                tracks: tracks, frames: frames, features: features, options: options, adjustment: adjustment)
             frames = adjusted.frames
             report.adjustment = adjusted.summary
             lap("adjustment")
         }
 
         let triangulation = TrackTriangulation(
-            tracks: matching.tracks, frames: frames, features: features, options: options)
+            tracks: tracks, frames: frames, features: features, options: options)
         report.droppedDegenerate = triangulation.droppedDegenerate
         report.droppedObservations = triangulation.droppedObservations
         report.droppedReprojection = triangulation.droppedReprojection
@@ -118,11 +134,15 @@ public enum MapBuilder {
         var pointIndices: [[Int32]] = features.sets.map { [Int32](repeating: -1, count: $0.count) }
         var colors: [UInt8] = []
         var descriptorBytes: [UInt8] = []
+        var patchBytes: [UInt8] = []
         let bytesPerDescriptor = options.featureConfig.descriptorKind == .binary256 ? 32 : 512
         for (index, point) in points.enumerated() {
             let first = point.nodes[0]
             colors += features.colors[first.image][(3 * first.keypoint)..<(3 * first.keypoint + 3)]
             descriptorBytes += medoidDescriptor(point.nodes, features.sets, bytesPerDescriptor)
+            if options.alignObservations {
+                patchBytes += trackPatches[point.track] ?? [UInt8](repeating: 0, count: PointPatch.count)
+            }
             for n in point.nodes { pointIndices[n.image][n.keypoint] = Int32(index) }
         }
         report.coveredFrames =
@@ -145,6 +165,7 @@ public enum MapBuilder {
             featureConfig: FeatureConfigID(name: options.featureConfig.name, version: options.featureConfig.version),
             descriptorBytes: bytesPerDescriptor, positions: points.map(\.position), colors: colors,
             pointDescriptors: descriptorBytes, keyframes: keyframes)
+        if options.alignObservations { map.pointPatches = patchBytes }
         map.buildFunnel = report.funnel
         return (map, report)
     }

@@ -14,6 +14,8 @@ struct TrackTriangulation {
     struct Point {
         var position: Vec3
         var nodes: [TrackBuilder.Node]
+        /// Index of its track in the input.
+        var track: Int
     }
 
     /// Kept points, in track order.
@@ -58,7 +60,7 @@ struct TrackTriangulation {
             return (Vec2(p.x / p.z, p.y / p.z) - features.normalized[n.image][n.keypoint]).norm
                 * frames[n.image].camera.meanFocal
         }
-        for track in tracks {
+        for (trackIndex, track) in tracks.enumerated() {
             var nodes = track
             var point: Vec3?
             var degenerate = false
@@ -105,7 +107,7 @@ struct TrackTriangulation {
                 droppedAngle += 1
                 continue
             }
-            points.append(Point(position: x, nodes: nodes))
+            points.append(Point(position: x, nodes: nodes, track: trackIndex))
             for n in nodes { errors.append(reprojectionError(x, n)) }
         }
     }

@@ -9,7 +9,7 @@ BENCH_DATA   ?= bench/data
 DEB_PACKAGES ?= pkg-config zlib1g-dev libturbojpeg0-dev libpng-dev libopencv-dev libssl-dev libsqlite3-dev libpq-dev libmicrohttpd-dev python3-venv
 SWIFT_FLAGS  ?=
 
-.PHONY: all deps build test test-postgres test-hostile test-browser test-cluster console-assets fuzz fuzz-build lint parse-apple format demo bench bench-solvers bench-features bench-mapfile bench-server bench-localize bench-jpeg eval-motorcycle eval-calibration eval-real eval-seeds clean
+.PHONY: all deps build test test-postgres test-hostile test-browser test-cluster console-assets fuzz fuzz-build lint parse-apple format demo bench bench-solvers bench-features bench-mapfile bench-server bench-localize bench-jpeg bench-patches eval-motorcycle eval-calibration eval-real eval-seeds clean
 
 all: build
 
@@ -151,7 +151,7 @@ demo: deps
 	$(SWIFT) run -c release multiset demo
 
 ## bench: every benchmark (ratios against reference peers measured in the same run).
-bench: bench-solvers bench-features bench-mapfile bench-server bench-localize bench-jpeg
+bench: bench-solvers bench-features bench-mapfile bench-server bench-localize bench-jpeg bench-patches
 
 $(VENV)/.ok: bench/requirements.txt
 	$(PYTHON) -m venv $(VENV)
@@ -212,6 +212,12 @@ eval-seeds: deps $(VENV)/.ok
 bench-jpeg: deps
 	$(SWIFT) build -c release --product multiset-bench-jpeg
 	$(SWIFT) run -c release --skip-build multiset-bench-jpeg bench/results/jpeg.json
+
+## bench-patches: keypoint alignment to reference patches (docs/EVALUATION.md): microseconds per template and per
+## alignment on one core, and the aligned positions' error on seeded textured pairs of known warp.
+bench-patches: deps
+	$(SWIFT) build -c release --product multiset-bench
+	$(SWIFT) run -c release --skip-build multiset-bench patches --json bench/results/patches.json
 
 ## bench-mapfile: map file load speed (target ≥ 200 MB/s).
 bench-mapfile: deps

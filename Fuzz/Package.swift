@@ -27,7 +27,7 @@ let package = Package(
         fuzzer("FuzzJSONQuery", ["VPSProtocol"]),
         fuzzer("FuzzJPEG", ["VPSImaging"]),
         fuzzer("FuzzPNG", ["VPSImaging"]),
-        fuzzer("FuzzMapFile", ["VPSMap", "VPSGeometry"]),
+        fuzzer("FuzzMapFile", ["VPSMap", "VPSGeometry", "VPSFeatures"]),
         fuzzer("FuzzCOLMAPText", ["VPSMap"]),
         fuzzer("FuzzCOLMAPBinary", ["VPSMap", "VPSGeometry"]),
         fuzzer("FuzzCaptures", ["VPSCapture"]),

@@ -16,7 +16,8 @@ import VPSImaging
 public struct PatchAlignment: Sendable {
     /// Smallest weighted normalized cross-correlation of an accepted alignment.
     public var minCorrelation: Float = 0.7
-    /// Largest move of the centre from its start, in patch samples (the start keypoint's scale).
+    /// Largest move of the centre from its start, in units of the start keypoint's position precision
+    /// (`PatchFrame.precision`: pixels at its pyramid level).
     public var maxShift: Double = 3
     /// Iteration cap.
     public var maxIterations = 20
@@ -100,7 +101,7 @@ public struct PatchAlignment: Sendable {
         let cs = cos(start.angle) * start.scale, sn = sin(start.angle) * start.scale
         // Full-resolution position = c + M · u (u in patch samples).
         var m = (a: cs, b: -sn, c: sn, d: cs)
-        let limit = maxShift * start.scale
+        let limit = maxShift * start.precision
         var samples = [Float](repeating: 0, count: PointPatch.count)
         var iterations = 0
         var converged = false

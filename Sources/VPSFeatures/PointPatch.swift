@@ -19,21 +19,29 @@ public struct PatchFrame: Sendable, Equatable {
     public var scale: Double
     /// Orientation of the grid's x axis, radians, clockwise in the image (y down).
     public var angle: Double
+    /// The keypoint's position precision, full-resolution pixels per unit of `PatchAlignment.maxShift`:
+    /// its pyramid decimation (ORB's level scale, which is also its patch step; SIFT's octave, finer
+    /// than its patch step, which grows with the blob).
+    public var precision: Double
 
-    /// A frame from its parts.
-    public init(center: SIMD2<Double>, scale: Double, angle: Double) {
+    /// A frame from its parts (`precision` defaults to `scale`).
+    public init(center: SIMD2<Double>, scale: Double, angle: Double, precision: Double? = nil) {
         self.center = center
         self.scale = scale
         self.angle = angle
+        self.precision = precision ?? scale
     }
 
     /// The frame of a keypoint: ORB keypoints at their pyramid level's scale (size / 31, the
-    /// descriptor patch), SIFT keypoints at size / 3.2 (one sample per blob σ / 2 at the finest
-    /// octave, no finer than half a pixel); orientation from the detector (0 when it gave none).
+    /// descriptor patch), SIFT keypoints at size / 2 (the 11 samples span about the region the
+    /// descriptor describes; no finer than half a pixel; on the Strecha scenes' RootSIFT leave-one-out
+    /// size / 2, size / 3.2 and 1.5 × the octave's decimation were equal within the spread of the
+    /// medians); orientation from the detector (0 when it gave none).
     public init(keypoint k: Keypoint, binary: Bool) {
         center = SIMD2(Double(k.x), Double(k.y))
-        scale = binary ? max(1, Double(k.size) / 31) : max(0.5, Double(k.size) / 3.2)
+        scale = binary ? max(1, Double(k.size) / 31) : max(0.5, Double(k.size) / 2)
         angle = k.angle >= 0 ? Double(k.angle) * .pi / 180 : 0
+        precision = binary ? scale : Double(1 << Int(max(0, min(20, k.octave))))
     }
 }
 

@@ -239,7 +239,8 @@ struct LocalizationRun {
         if options.refineKeypoints, map.data.pointPatches != nil {
             let refinement = KeypointRefinement(
                 used, inliers: result.inliers, query: query, map: map, alignment: options.patchAlignment,
-                limit: options.maxRefinedKeypoints, sigmaFactor: options.refinedKeypointSigma)
+                limit: options.maxRefinedKeypoints ?? options.mode.refinedKeypoints,
+                sigmaFactor: options.refinedKeypointSigma)
             used = refinement.correspondences
             funnel.refinedKeypoints = refinement.refined
             lap("refine")

@@ -35,10 +35,11 @@ public struct LocalizerOptions: Sendable {
     public var refineKeypoints = true
     /// The alignment's limits.
     public var patchAlignment = PatchAlignment()
-    /// At most this many inliers are aligned (the finest first): about 17 µs each; beyond a couple of
-    /// hundred the pose barely gains (leave-one-out geometric mean on the Strecha scenes: all 500 of
-    /// Herz-Jesus' inliers 6.2 mm, 200 of them 6.1 mm).
-    public var maxRefinedKeypoints = 200
+    /// At most this many inliers per frame are aligned (the finest first); nil: the mode's
+    /// (`SearchMode.refinedKeypoints`). On VPS-1 beyond a couple of hundred the pose barely gains
+    /// (leave-one-out geometric mean over the Strecha scenes with aligned keypoints at σ × 0.4: every
+    /// inlier 6.2 mm, the finest 200 6.1 mm).
+    public var maxRefinedKeypoints: Int?
     /// An aligned keypoint's σ relative to a detected one's in the final refit.
     public var refinedKeypointSigma = 0.4
     /// Verify by projection (`ProjectionVerification`): a weak pose is re-estimated from the

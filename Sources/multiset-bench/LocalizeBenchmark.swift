@@ -212,6 +212,7 @@ enum LocalizeBenchmark {
             out.positions += part.positions.map { offset.transform($0) }
             out.colors += part.colors
             out.pointDescriptors += part.pointDescriptors
+            if let patches = part.pointPatches { out.pointPatches = (out.pointPatches ?? []) + patches }
             for var kf in part.keyframes {
                 kf.id = UInt32(out.keyframes.count)
                 kf.camFromMap = kf.camFromMap * offset.inverse

@@ -7,13 +7,16 @@ import VPSMap
 /// a map built from the model without it (`LeaveOneOutEvaluation`).
 enum EvalCOLMAPCommand {
     /// The options of `eval --colmap` that take no value.
-    static let switches: Set<String> = Set(["json", "leave-one-out", "verbose", "symmetric-ratio"]).union(
+    static let switches: Set<String> = Set([
+        "json", "leave-one-out", "verbose", "symmetric-ratio", "align", "no-patches",
+    ]).union(
         LocalizerFlags.switches)
 
     static let usage = """
         usage: multiset eval --colmap MODEL_DIR --images DIR --leave-one-out [--every N] [--scale S]
                              [--neighbors K] [--features orb|sift|rootsift] [--mode vps1|vps2] [--frames N]
-                             [--symmetric-ratio] [--track-conflicts drop|refuse] [--verbose] [--json FILE]
+                             [--symmetric-ratio] [--track-conflicts drop|refuse] [--align] [--no-patches] [--verbose]
+                             [--json FILE]
 
         Leave-one-out evaluation of a COLMAP model (text or binary): for every N-th image (default 1), builds a
         map from the model without it — as `map import-colmap --exclude IMAGE` would — localizes the image with
@@ -30,7 +33,9 @@ enum EvalCOLMAPCommand {
         \(FeatureFlag.usage)
         Map build ablations: --symmetric-ratio applies the pair matches' ratio test both ways (not one way with a
         cross check); --track-conflicts refuse refuses a match that would put two keypoints of one image into a
-        track instead of dropping the whole track (drop, the default).
+        track instead of dropping the whole track (drop, the default); --align moves every observation of a track
+        onto its reference patch before triangulating; --no-patches keeps no reference patches in the map (the
+        queries' keypoints are then not aligned either).
         Localizer flags (ablations; --rig-drift defaults to none here, the model's poses being exact):
         \(LocalizerFlags.usage)
         --verbose prints every query: matches, inliers, confidence, margin, σ (pose uncertainty)
@@ -64,6 +69,8 @@ enum EvalCOLMAPCommand {
         let rigFrames = try args.int("frames", default: 1)
         let featureConfig = try FeatureFlag.parse(&args)
         let symmetricRatio = args.flag("symmetric-ratio")
+        let alignObservations = args.flag("align")
+        let pointPatches = !args.flag("no-patches")
         let conflicts = args.string("track-conflicts")
         // `--json FILE`: the parser treats --json as a switch, so FILE arrives as the next positional word.
         let jsonPath = args.flag("json") ? args.positionals.dropFirst().first : nil
@@ -88,6 +95,8 @@ enum EvalCOLMAPCommand {
         buildOptions.neighborsPerFrame = neighbors
         buildOptions.featureConfig = featureConfig
         buildOptions.symmetricRatio = symmetricRatio
+        buildOptions.alignObservations = alignObservations
+        buildOptions.pointPatches = pointPatches
         buildOptions.trackConflicts = trackConflicts
         let tty = isatty(STDERR_FILENO) != 0
         let results = try LeaveOneOutEvaluation.evaluate(

@@ -19,6 +19,8 @@ enum LocalizerFlags {
           --guided-below N   verify by projection every pose with fewer descriptor inliers (default 100)
           --observation-keyframes N   the N best-retrieved keyframes match by their observations'
                              own descriptors, not the points' representatives
+          --max-refined N    align at most N inlier keypoints to their points' patches (default: 200 in vps1,
+                             all in vps2)
           --rig-drift none|vio   how far multi-frame tracking poses may be off (default vio: a phone's
                              visual-inertial tracking; none: exact relative poses)
           --seed N           seed of the pose search and the competitor search (default 24301); other
@@ -55,6 +57,10 @@ enum LocalizerFlags {
         if let t = args.string("observation-keyframes") {
             guard let v = Int(t), v >= 0 else { throw UsageError("--observation-keyframes takes an integer ≥ 0") }
             options.observationKeyframes = v
+        }
+        if let t = args.string("max-refined") {
+            guard let v = Int(t), v >= 0 else { throw UsageError("--max-refined takes an integer ≥ 0") }
+            options.maxRefinedKeypoints = v
         }
         if let d = args.string("rig-drift") {
             switch d {

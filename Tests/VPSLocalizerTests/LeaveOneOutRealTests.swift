@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import VPSFeatures
 import VPSGeometry
 
 @testable import VPSLocalizer
@@ -27,19 +28,24 @@ import VPSGeometry
         }
         let summary = EvaluationSummary(results)
         for line in summary.lines { print("  \(line)") }
-        // Measured (deterministic, with the competitor search that probes the whole map place by
-        // place): 10 of 10 answered, all within (25 cm, 2°), 9 within (5 cm, 1°), median 30.0 mm /
-        // 0.098°; all 10 at confidence ≥ 0.2, none wrong. The closest rival of each is a pose shifted
-        // 12 m along the façade's repeated bays, confirmed by projection, explaining 24–45 % as much
-        // (margins 2.2–4.2); with distinctness ramping from margin 2 to 5 only 6 of 10 were answered.
+        // Measured (deterministic; query keypoints aligned to the points' reference patches before the
+        // final refit): 10 of 10 answered, median 25.4 mm / 0.085° (30.0 mm / 0.098° as detected), all
+        // within (25 cm, 2°) and none wrong. The closest rival of each image is a pose shifted 12 m along
+        // the façade's repeated bays, confirmed by projection; 0007–0009, at the row's ends, sit near a
+        // margin of 2 (confidence 0.22–0.25 here) and are withheld under other seeds (docs/EVALUATION.md,
+        // "What each answer owes to the draw") — a margin of 2 is inside the twin-room venues' wrong
+        // answers. With the map's observations aligned too (`MapBuildOptions.alignObservations`): 8 of 10
+        // answered, median 13.8 mm / 0.042°.
         #expect(summary.answered == 10)
         #expect(summary.recalls[1] == 1)
         #expect(summary.recalls[0] >= 0.8)
-        #expect((summary.medianPositionError ?? 1) <= 0.031)
-        #expect((summary.medianRotationError ?? 1) <= 0.1)
+        #expect((summary.medianPositionError ?? 1) <= 0.028)
+        #expect((summary.medianRotationError ?? 1) <= 0.09)
         let confident = results.filter { $0.confidence >= Localizer.answerConfidence }
         #expect(confident.count == 10)
         #expect(confident.allSatisfy { $0.isWithin(meters: 0.5, degrees: 5) })
+        // Every image's pose, answered or withheld, is within (25 cm, 2°).
+        #expect(results.allSatisfy { $0.isWithin(meters: 0.25, degrees: 2) })
         #expect(results.allSatisfy { $0.mapPoints >= 1_000 })
     }
 
@@ -56,6 +62,10 @@ import VPSGeometry
         #expect(
             funnel.points + funnel.droppedDegenerate + funnel.droppedReprojection + funnel.droppedDepth
                 + funnel.droppedUncertainty + funnel.droppedAngle == funnel.tracks)
+        // Observations stay as detected (`MapBuildOptions.alignObservations` is opt-in); every point
+        // keeps its reference patch.
+        #expect(funnel.alignedObservations == nil)
+        #expect(map.pointPatches?.count == PointPatch.count * map.pointCount)
         #expect(funnel.points == map.pointCount)
         #expect(funnel.points >= 1_300)
         // The scene's scale is its median viewing depth (the façade is 10–20 m from the cameras).

@@ -1,4 +1,5 @@
 import FuzzSupport
+import VPSFeatures
 import VPSGeometry
 import VPSMap
 
@@ -13,7 +14,9 @@ public func fuzzMapFileMain(_ argc: Int32, _ argv: UnsafeMutablePointer<UnsafeMu
                 code: "MAP_ABCDEFGHIJKL", name: "seed", featureConfig: FeatureConfigID(name: "orb-2000", version: 1),
                 descriptorBytes: 32, positions: [Vec3(0, 0, 1), Vec3(1, 0, 2), Vec3(0, 1, 3)],
                 colors: [UInt8](repeating: 7, count: 9), pointDescriptors: [UInt8](repeating: 3, count: 96))
-            return ["small": try MapFile.encode(map)]
+            var patched = map
+            patched.pointPatches = (0..<(3 * PointPatch.count)).map { UInt8(truncatingIfNeeded: $0 * 7) }
+            return ["small": try MapFile.encode(map), "patches": try MapFile.encode(patched)]
         }
     ) { data, count in
         var input = bytes(data, count)

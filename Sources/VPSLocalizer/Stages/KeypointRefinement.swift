@@ -20,8 +20,8 @@ struct KeypointRefinement {
     /// Keypoints moved.
     var refined = 0
 
-    /// Aligns the keypoints of `c` flagged in `inliers`, at most `limit` of them (the finest first), and
-    /// scales an aligned keypoint's σ by `sigmaFactor`.
+    /// Aligns the keypoints of `c` flagged in `inliers`, at most `limit` of them per frame (the finest
+    /// first), and scales an aligned keypoint's σ by `sigmaFactor`.
     ///
     /// - Complexity: O(inliers × `PatchAlignment.maxIterations` × `PointPatch.count`), plus the query
     ///   image's summed-area table.
@@ -33,10 +33,13 @@ struct KeypointRefinement {
         guard let patches = map.data.pointPatches else { return }
         var integrals: [IntegralImage?] = Array(repeating: nil, count: query.frames.count)
         // In image order: the summed-area table's rows stay cached from one keypoint to the next.
-        var chosen = (0..<min(c.count, inliers.count)).filter { inliers[$0] }
-        if chosen.count > limit {
-            // The finest keypoints first: the most precise, and the cheapest to align.
-            chosen = Array(chosen.sorted { (c.sigmas[$0], $0) < (c.sigmas[$1], $1) }.prefix(limit))
+        // Per frame, at most `limit`: the finest keypoints first (the most precise, and the cheapest to align).
+        var chosen: [Int] = []
+        for k in query.frames.indices {
+            let frame = (0..<min(c.count, inliers.count)).filter { inliers[$0] && c.frames[$0] == k }
+            chosen +=
+                frame.count > limit
+                ? frame.sorted { (c.sigmas[$0], $0) < (c.sigmas[$1], $1) }.prefix(limit) : frame[...]
         }
         let order = chosen.sorted {
             (c.frames[$0], c.pixels[$0].y) < (c.frames[$1], c.pixels[$1].y)

@@ -26,11 +26,10 @@ public struct MapBuildFunnel: Codable, Equatable, Sendable {
     /// Verified matches refused for joining two keypoints of one image into a track
     /// (`TrackBuilder.ConflictPolicy.refuseMatch`); nil in maps built before the policy existed.
     public var refusedMatches: Int?
-    /// Observations aligned to their track's reference patch (`ObservationAlignment`), those removed
-    /// for not aligning, and tracks dropped for keeping fewer than two; nil in maps built without it.
+    /// Observations aligned to their track's reference patch (`ObservationAlignment`), and those that did
+    /// not align (kept as detected); nil in maps built without it.
     public var alignedObservations: Int?
     public var unalignedObservations: Int?
-    public var unalignedTracks: Int?
     /// Tracks with no finite triangulation (parallel rays, point at infinity).
     public var droppedDegenerate = 0
     /// Observations removed beyond the reprojection threshold, and tracks left with fewer than two.
@@ -65,7 +64,7 @@ public struct MapBuildFunnel: Codable, Equatable, Sendable {
             "tracks: \(tracks) (+\(inconsistentTracks) inconsistent, dropped; \(refusedMatches ?? 0) matches refused "
                 + "for joining two keypoints of one image)",
             "alignment: \(alignedObservations ?? 0) observations aligned to their reference patch, "
-                + "−\(unalignedObservations ?? 0) not aligning, −\(unalignedTracks ?? 0) tracks left with one",
+                + "\(unalignedObservations ?? 0) not aligning (kept as detected)",
             "triangulation: −\(droppedDegenerate) degenerate, −\(droppedReprojection) reprojection "
                 + "(\(droppedObservations) observations removed), −\(droppedAngle) angle, −\(droppedDepth) depth, "
                 + "−\(droppedUncertainty) uncertainty",

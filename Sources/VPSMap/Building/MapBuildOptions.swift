@@ -34,10 +34,15 @@ public struct MapBuildOptions: Sendable {
     /// the one match keeps (on the simulated corridor those points let verification by projection
     /// raise a 180°-turned pose; docs/EVALUATION.md).
     public var trackConflicts = TrackBuilder.ConflictPolicy.dropTrack
-    /// Align every observation of a track to its reference patch before triangulating
-    /// (`ObservationAlignment`), and store each point's reference patch in the map for queries to align
-    /// their keypoints to. Off: detected keypoints, no patches (ablations).
-    public var alignObservations = true
+    /// Store each point's reference patch in the map (`ObservationAlignment`, `MapData.pointPatches`)
+    /// for queries to align their keypoints to. Off: no patches (ablations, older readers).
+    public var pointPatches = true
+    /// Also move every other observation of a track onto its reference patch before triangulating.
+    /// Off by default: it halves the Strecha scenes' leave-one-out errors, but it moves the points of
+    /// every map, and on the simulated twin-room venue the rival the competitor search finds moves with
+    /// them — the SDK walk's first fix then went to the twin room at margins 2.4–2.6, past the
+    /// confidence's distinctness ramp (docs/EVALUATION.md, "Keypoints aligned to reference patches").
+    public var alignObservations = false
     /// The alignment's limits.
     public var patchAlignment = PatchAlignment()
     /// Sampson distance limit against the known relative pose, pixels.

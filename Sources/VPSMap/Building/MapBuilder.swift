@@ -95,15 +95,16 @@ public enum MapBuilder {
 
         var tracks = matching.tracks
         var trackPatches: [[UInt8]?] = Array(repeating: nil, count: tracks.count)
-        if options.alignObservations {
+        if options.pointPatches || options.alignObservations {
             let alignment = try ObservationAlignment(
                 tracks: tracks, frames: frames, features: &features, loadImage: loadImage,
-                alignment: options.patchAlignment)
+                alignment: options.patchAlignment, move: options.alignObservations)
             tracks = alignment.tracks
             trackPatches = alignment.patches
-            report.alignedObservations = alignment.aligned
-            report.unalignedObservations = alignment.droppedObservations
-            report.unalignedTracks = alignment.droppedTracks
+            if options.alignObservations {
+                report.alignedObservations = alignment.aligned
+                report.unalignedObservations = alignment.unaligned
+            }
             lap("alignment")
         }
 
@@ -140,7 +141,7 @@ public enum MapBuilder {
             let first = point.nodes[0]
             colors += features.colors[first.image][(3 * first.keypoint)..<(3 * first.keypoint + 3)]
             descriptorBytes += medoidDescriptor(point.nodes, features.sets, bytesPerDescriptor)
-            if options.alignObservations {
+            if options.pointPatches {
                 patchBytes += trackPatches[point.track] ?? [UInt8](repeating: 0, count: PointPatch.count)
             }
             for n in point.nodes { pointIndices[n.image][n.keypoint] = Int32(index) }
@@ -165,7 +166,7 @@ public enum MapBuilder {
             featureConfig: FeatureConfigID(name: options.featureConfig.name, version: options.featureConfig.version),
             descriptorBytes: bytesPerDescriptor, positions: points.map(\.position), colors: colors,
             pointDescriptors: descriptorBytes, keyframes: keyframes)
-        if options.alignObservations { map.pointPatches = patchBytes }
+        if options.pointPatches { map.pointPatches = patchBytes }
         map.buildFunnel = report.funnel
         return (map, report)
     }

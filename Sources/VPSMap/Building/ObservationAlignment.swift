@@ -6,32 +6,35 @@ import VPSImaging
 /// Stage 3c of a map build: every observation of a track moved onto the same physical spot.
 ///
 /// Each track's reference observation is its finest-scale keypoint (ties: the first); its patch
-/// (`PointPatch`, in the keypoint's own scale and orientation) becomes the point's appearance, and every
-/// other observation is aligned to it by affine Lucas–Kanade (`PatchAlignment`). An observation that
-/// does not align (correlation below the limit, moved too far, left the image) does not look like the
-/// reference and leaves the track; a track left with fewer than two observations is dropped. Tracks
-/// whose reference patch cannot be sampled (too close to the border, flat) keep their detected
+/// (`PointPatch`, in the keypoint's own scale and orientation) becomes the point's appearance, and, when
+/// asked to move them (`MapBuildOptions.alignObservations`, opt-in), every other observation is aligned
+/// to it by affine Lucas–Kanade (`PatchAlignment`). An observation that
+/// does not align (correlation below the limit, moved too far, left the image) keeps its detected
+/// position. (Dropping such observations, and the tracks left with one, gave the Strecha scenes'
+/// leave-one-out 15 % smaller errors but thinned the maps unevenly: on the simulated twin-room venue
+/// the first fix of the SDK's walk then went to the other room at margin 2.6. Weighing them 3× less
+/// in the triangulation, or taking the point's descriptor from the aligned views only, cost accuracy.)
+/// Tracks whose reference patch cannot be sampled (too close to the border, flat) keep their detected
 /// keypoints and get no patch.
 ///
 /// Images are decoded twice (references, then the others), one at a time per worker, so memory stays
 /// that of the features.
 struct ObservationAlignment {
-    /// The tracks that remain, in order, with their observations that aligned (the reference first).
+    /// The tracks, as given.
     var tracks: [[TrackBuilder.Node]] = []
-    /// Each remaining track's reference patch (`PointPatch.count` bytes), nil without one.
+    /// Each track's reference patch (`PointPatch.count` bytes), nil without one.
     var patches: [[UInt8]?] = []
-    /// Observations moved onto their reference, and those removed for not aligning.
+    /// Observations moved onto their reference, and those that did not align (kept as detected).
     var aligned = 0
-    var droppedObservations = 0
-    /// Tracks dropped for keeping fewer than two observations.
-    var droppedTracks = 0
+    var unaligned = 0
     /// Tracks left as detected for want of a reference patch.
     var withoutPatch = 0
 
-    /// Aligns `tracks`' observations, writing their refined positions into `features.normalized`.
+    /// Samples each track's reference patch and, with `move`, aligns the other observations to it,
+    /// writing their refined positions into `features.normalized`.
     init(
         tracks input: [[TrackBuilder.Node]], frames: [MappingFrame], features: inout MapFeatures,
-        loadImage: @Sendable (Int) throws -> RGBImage, alignment: PatchAlignment
+        loadImage: @Sendable (Int) throws -> RGBImage, alignment: PatchAlignment, move: Bool = true
     ) throws(MapBuildError) {
         let binary =
             features.sets.first.map { set in
@@ -92,7 +95,8 @@ struct ObservationAlignment {
         // Pass 2: every other observation aligned to its reference.
         let results = ResultsBox<[(track: Int, node: Int, pixel: SIMD2<Double>?)]>(count: frames.count)
         DispatchQueue.concurrentPerform(iterations: frames.count) { image in
-            let todo = byImage[image].filter { references[$0.track] != $0.node && templates[$0.track] != nil }
+            let todo =
+                move ? byImage[image].filter { references[$0.track] != $0.node && templates[$0.track] != nil } : []
             guard !todo.isEmpty else { return results.set(image, .success([])) }
             do {
                 let integral = IntegralImage(try loadImage(image).gray)
@@ -132,28 +136,20 @@ struct ObservationAlignment {
                 patches.append(nil)
                 continue
             }
-            var kept = [track[references[t]]]
+            tracks.append(track)
+            patches.append(patchOf[t])
             for (i, n) in track.enumerated() where i != references[t] {
-                if failed[t][i] {
-                    droppedObservations += 1
+                guard let p = refined[t][i] else {
+                    if failed[t][i] { unaligned += 1 }
                     continue
                 }
-                if let p = refined[t][i] {
-                    let camera = frames[n.image].camera
-                    let px = Vec2(p.x, p.y)
-                    features.normalized[n.image][n.keypoint] =
-                        camera.normalized(fromPixel: px)
-                        ?? Vec2((px.x - camera.cx) / camera.fx, (px.y - camera.cy) / camera.fy)
-                    aligned += 1
-                }
-                kept.append(n)
+                let camera = frames[n.image].camera
+                let px = Vec2(p.x, p.y)
+                features.normalized[n.image][n.keypoint] =
+                    camera.normalized(fromPixel: px)
+                    ?? Vec2((px.x - camera.cx) / camera.fx, (px.y - camera.cy) / camera.fy)
+                aligned += 1
             }
-            guard kept.count >= 2 else {
-                droppedTracks += 1
-                continue
-            }
-            tracks.append(kept)
-            patches.append(patchOf[t])
         }
     }
 }

@@ -82,10 +82,4 @@ public enum PointPatch {
             return out
         }
     }
-
-    /// Whether a stored patch carries appearance (maps store zeros for points without one).
-    public static func isInformative(_ patch: ArraySlice<UInt8>) -> Bool {
-        guard let first = patch.first else { return false }
-        return patch.contains { $0 != first }
-    }
 }

@@ -4,10 +4,11 @@ import VPSImaging
 
 /// Stage 5b of a query: each inlier keypoint moved onto the spot its map point's reference patch shows.
 ///
-/// A map built with `ObservationAlignment` keeps, per point, the patch of the view all its other
-/// observations were aligned to (`MapData.pointPatches`). Aligning the query's keypoint to the same
-/// patch (`PatchAlignment`) puts the 2D side of the correspondence where the 3D side was triangulated
-/// from, instead of where the detector happened to fire in this view (a pixel off across wide
+/// A map keeps, per point, the patch of its reference view, its finest observation
+/// (`ObservationAlignment`, `MapData.pointPatches`; with `MapBuildOptions.alignObservations` every other
+/// observation was aligned to it before triangulating). Aligning the query's keypoint to the same patch
+/// (`PatchAlignment`) puts the 2D side of the correspondence on the physical spot the reference view
+/// shows, instead of where the detector happened to fire in this view (a pixel off across wide
 /// baselines). Only the pose's inliers are aligned, and only the final refit (`PoseTightening`) sees
 /// them: RANSAC, verification and the competitor search keep the detected keypoints, so the evidence
 /// behind the confidence is unchanged. A keypoint that does not align, or whose point has no patch,

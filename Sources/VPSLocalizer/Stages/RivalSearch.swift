@@ -190,22 +190,19 @@ struct RivalSearch {
         // and a third of the tables missed them (a twin-room query whose true room retrieval did not
         // reach: its twin, explaining half the winner's matches, was found through all 12 tables only).
         let words = BinaryDescriptors.wordsPerDescriptor
-        let isExplained = probes.map { explained[$0.frame].contains($0.feature) }
-        func search(_ chosen: [Int], allTables: Bool) -> NearestNeighbors {
+        var neighbours = [ArraySlice<Match>](repeating: [], count: probes.count)
+        for exhaustive in [true, false] {
+            let chosen = probes.indices.filter {
+                explained[probes[$0].frame].contains(probes[$0].feature) == exhaustive
+            }
             let selected = chosen.flatMap { codes[($0 * words)..<(($0 + 1) * words)] }
-            return map.nearestByCode(BinaryDescriptors(words: selected), k: 4, allTables: allTables)
+            let found = map.nearestByCode(BinaryDescriptors(words: selected), k: 4, allTables: exhaustive)
+            for (i, j) in chosen.enumerated() { neighbours[j] = found[i] }
         }
-        let explainedProbes = probes.indices.filter { isExplained[$0] }
-        let otherProbes = probes.indices.filter { !isExplained[$0] }
-        let exhaustive = search(explainedProbes, allTables: true), light = search(otherProbes, allTables: false)
-        var slot = [(exhaustive: Bool, index: Int)](repeating: (false, 0), count: probes.count)
-        for (i, j) in explainedProbes.enumerated() { slot[j] = (true, i) }
-        for (i, j) in otherProbes.enumerated() { slot[j] = (false, i) }
         for (j, probe) in probes.enumerated() {
             let (k, q) = probe
             let px = query.frames[k].pixel(q)
-            let neighbours = slot[j].exhaustive ? exhaustive[slot[j].index] : light[slot[j].index]
-            let plausible = neighbours.filter {
+            let plausible = neighbours[j].filter {
                 query.frames[k].descriptors.distance(q, to: map.descriptors, Int($0.train)) <= limits.plausible
             }
             let used = plausible.first { m in

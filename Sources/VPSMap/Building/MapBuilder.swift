@@ -93,13 +93,12 @@ public enum MapBuilder {
         report.refusedMatches = matching.refusedMatches
         lap("matching")
 
-        var tracks = matching.tracks
+        let tracks = matching.tracks
         var trackPatches: [[UInt8]?] = Array(repeating: nil, count: tracks.count)
         if options.pointPatches || options.alignObservations {
             let alignment = try ObservationAlignment(
                 tracks: tracks, frames: frames, features: &features, loadImage: loadImage,
                 alignment: options.patchAlignment, move: options.alignObservations)
-            tracks = alignment.tracks
             trackPatches = alignment.patches
             if options.alignObservations {
                 report.alignedObservations = alignment.aligned

@@ -17,18 +17,14 @@ import VPSImaging
 /// Tracks whose reference patch cannot be sampled (too close to the border, flat) keep their detected
 /// keypoints and get no patch.
 ///
-/// Images are decoded twice (references, then the others), one at a time per worker, so memory stays
-/// that of the features.
+/// Images are decoded once per pass (references; with `move`, the others), one at a time per worker, so
+/// memory stays that of the features.
 struct ObservationAlignment {
-    /// The tracks, as given.
-    var tracks: [[TrackBuilder.Node]] = []
     /// Each track's reference patch (`PointPatch.count` bytes), nil without one.
     var patches: [[UInt8]?] = []
     /// Observations moved onto their reference, and those that did not align (kept as detected).
     var aligned = 0
     var unaligned = 0
-    /// Tracks left as detected for want of a reference patch.
-    var withoutPatch = 0
 
     /// Samples each track's reference patch and, with `move`, aligns the other observations to it,
     /// writing their refined positions into `features.normalized`.
@@ -51,9 +47,9 @@ struct ObservationAlignment {
             for i in track.indices where track[i].scale < track[best].scale { best = i }
             return best
         }
-        var observationsByImage = [[(track: Int, node: Int)]](repeating: [], count: frames.count)
+        var observationsByImage = [[Observation]](repeating: [], count: frames.count)
         for (t, track) in input.enumerated() {
-            for (i, n) in track.enumerated() { observationsByImage[n.image].append((t, i)) }
+            for (i, n) in track.enumerated() { observationsByImage[n.image].append(Observation(track: t, node: i)) }
         }
         // In image order within each image: the summed-area table's rows stay cached.
         let byImage = observationsByImage.enumerated().map { image, list in
@@ -64,92 +60,70 @@ struct ObservationAlignment {
         }
 
         // Pass 1: reference patches.
-        let referencePatches = ResultsBox<[(Int, [UInt8]?)]>(count: frames.count)
-        DispatchQueue.concurrentPerform(iterations: frames.count) { image in
-            let wanted = byImage[image].filter { references[$0.track] == $0.node }
-            guard !wanted.isEmpty else { return referencePatches.set(image, .success([])) }
-            do {
-                let integral = IntegralImage(try loadImage(image).gray)
-                referencePatches.set(
-                    image,
-                    .success(
-                        wanted.map { entry in
-                            (entry.track, PointPatch.sample(integral, at: patchFrames[entry.track][entry.node]))
-                        }))
-            } catch {
-                referencePatches.set(image, .failure(error))
-            }
+        patches = Array(repeating: nil, count: input.count)
+        let sampled = try Self.perImage(
+            frames, loadImage, byImage.map { $0.filter { references[$0.track] == $0.node } }
+        ) {
+            integral, entry in PointPatch.sample(integral, at: patchFrames[entry.track][entry.node])
         }
-        var patchOf = [[UInt8]?](repeating: nil, count: input.count)
-        for image in 0..<frames.count {
-            switch referencePatches.get(image) {
-            case .success(let list): for (t, p) in list { patchOf[t] = p }
-            case .failure(let e): throw .image("\(frames[image].name): \(e)")
-            case nil: break
-            }
-        }
-        let templates: [PatchAlignment.Template?] = patchOf.map { p in
+        for list in sampled { for (entry, patch) in list { patches[entry.track] = patch } }
+        let templates: [PatchAlignment.Template?] = patches.map { p in
             p.flatMap { PatchAlignment.Template($0[...], minDeviation: alignment.minTemplateDeviation) }
         }
+        guard move else { return }
 
         // Pass 2: every other observation aligned to its reference.
-        let results = ResultsBox<[(track: Int, node: Int, pixel: SIMD2<Double>?)]>(count: frames.count)
-        DispatchQueue.concurrentPerform(iterations: frames.count) { image in
-            let todo =
-                move ? byImage[image].filter { references[$0.track] != $0.node && templates[$0.track] != nil } : []
-            guard !todo.isEmpty else { return results.set(image, .success([])) }
-            do {
-                let integral = IntegralImage(try loadImage(image).gray)
-                results.set(
-                    image,
-                    .success(
-                        todo.map { entry in
-                            let aligned = alignment.align(
-                                templates[entry.track]!, in: integral, from: patchFrames[entry.track][entry.node])
-                            return (entry.track, entry.node, aligned?.center)
-                        }))
-            } catch {
-                results.set(image, .failure(error))
-            }
+        let todo = byImage.map { $0.filter { references[$0.track] != $0.node && templates[$0.track] != nil } }
+        let results = try Self.perImage(frames, loadImage, todo) { integral, entry in
+            alignment.align(templates[entry.track]!, in: integral, from: patchFrames[entry.track][entry.node])?.center
         }
-        var refined = [[SIMD2<Double>?]](repeating: [], count: input.count)
-        var failed = [[Bool]](repeating: [], count: input.count)
-        for t in input.indices {
-            refined[t] = Array(repeating: nil, count: input[t].count)
-            failed[t] = Array(repeating: false, count: input[t].count)
-        }
-        for image in 0..<frames.count {
-            switch results.get(image) {
-            case .success(let list):
-                for r in list {
-                    if let p = r.pixel { refined[r.track][r.node] = p } else { failed[r.track][r.node] = true }
-                }
-            case .failure(let e): throw .image("\(frames[image].name): \(e)")
-            case nil: break
-            }
-        }
-
-        for (t, track) in input.enumerated() {
-            guard templates[t] != nil else {
-                withoutPatch += 1
-                tracks.append(track)
-                patches.append(nil)
-                continue
-            }
-            tracks.append(track)
-            patches.append(patchOf[t])
-            for (i, n) in track.enumerated() where i != references[t] {
-                guard let p = refined[t][i] else {
-                    if failed[t][i] { unaligned += 1 }
+        for list in results {
+            for (entry, pixel) in list {
+                guard let pixel else {
+                    unaligned += 1
                     continue
                 }
+                let n = input[entry.track][entry.node]
                 let camera = frames[n.image].camera
-                let px = Vec2(p.x, p.y)
+                let px = Vec2(pixel.x, pixel.y)
                 features.normalized[n.image][n.keypoint] =
                     camera.normalized(fromPixel: px)
                     ?? Vec2((px.x - camera.cx) / camera.fx, (px.y - camera.cy) / camera.fy)
                 aligned += 1
             }
         }
+    }
+
+    /// One observation: its track and its index in the track.
+    struct Observation: Sendable {
+        var track: Int
+        var node: Int
+    }
+
+    /// `body` over each image's `entries`, images in parallel, each decoded once (and not at all when
+    /// it has none); results per image, in entry order.
+    private static func perImage<R: Sendable>(
+        _ frames: [MappingFrame], _ loadImage: @Sendable (Int) throws -> RGBImage, _ entries: [[Observation]],
+        _ body: @Sendable (IntegralImage, Observation) -> R
+    ) throws(MapBuildError) -> [[(Observation, R)]] {
+        let results = ResultsBox<[(Observation, R)]>(count: frames.count)
+        DispatchQueue.concurrentPerform(iterations: frames.count) { image in
+            guard !entries[image].isEmpty else { return results.set(image, .success([])) }
+            do {
+                let integral = IntegralImage(try loadImage(image).gray)
+                results.set(image, .success(entries[image].map { ($0, body(integral, $0)) }))
+            } catch {
+                results.set(image, .failure(error))
+            }
+        }
+        var out: [[(Observation, R)]] = []
+        for image in 0..<frames.count {
+            switch results.get(image) {
+            case .success(let list): out.append(list)
+            case .failure(let e): throw .image("\(frames[image].name): \(e)")
+            case nil: out.append([])
+            }
+        }
+        return out
     }
 }

@@ -122,11 +122,10 @@ public final class LocalizationMap: Sendable {
         pointCovariances = covariances
     }
 
-    /// Approximate `k` nearest map points by retrieval code: a third of the LSH tables, or with
-    /// `allTables` every one (three times the cost, for neighbours that must not be missed; brute force
+    /// Approximate `k` nearest map points by retrieval code: a third of the LSH tables (brute force
     /// on small maps).
-    func nearestByCode(_ queries: BinaryDescriptors, k: Int = 2, allTables: Bool = false) -> NearestNeighbors {
-        if let index { return index.nearest(queries, k: k, tables: allTables ? nil : 4) }
+    func nearestByCode(_ queries: BinaryDescriptors, k: Int = 2) -> NearestNeighbors {
+        if let index { return index.nearest(queries, k: k, tables: 4) }
         if k > 2 { return BruteForceMatcher.nearest(queries, in: codes, k: k) }
         return HammingNearestTwo.nearest(queries, in: codes)
     }

@@ -186,23 +186,11 @@ struct RivalSearch {
         }
         guard !probes.isEmpty else { return }
         let limits = map.descriptors.limits
-        // The explained features search every LSH table: their twin points are what the search is for,
-        // and a third of the tables missed them (a twin-room query whose true room retrieval did not
-        // reach: its twin, explaining half the winner's matches, was found through all 12 tables only).
-        let words = BinaryDescriptors.wordsPerDescriptor
-        var neighbours = [ArraySlice<Match>](repeating: [], count: probes.count)
-        for exhaustive in [true, false] {
-            let chosen = probes.indices.filter {
-                explained[probes[$0].frame].contains(probes[$0].feature) == exhaustive
-            }
-            let selected = chosen.flatMap { codes[($0 * words)..<(($0 + 1) * words)] }
-            let found = map.nearestByCode(BinaryDescriptors(words: selected), k: 4, allTables: exhaustive)
-            for (i, j) in chosen.enumerated() { neighbours[j] = found[i] }
-        }
+        let global = map.nearestByCode(BinaryDescriptors(words: codes), k: 4)
         for (j, probe) in probes.enumerated() {
             let (k, q) = probe
             let px = query.frames[k].pixel(q)
-            let plausible = neighbours[j].filter {
+            let plausible = global[j].filter {
                 query.frames[k].descriptors.distance(q, to: map.descriptors, Int($0.train)) <= limits.plausible
             }
             let used = plausible.first { m in

@@ -46,7 +46,7 @@ public enum MapFile {
         guard let json = try? encoder.encode(meta) else { throw .invalid("metadata does not encode") }
         var w = BinaryWriter()
         w.reserve(
-            64 + json.count + map.pointCount * (27 + map.descriptorBytes)
+            64 + json.count + map.pointCount * (27 + map.descriptorBytes) + (map.pointPatches?.count ?? 0)
                 + map.keyframes.reduce(0) { $0 + 200 + $1.keypoints.count * (12 + map.descriptorBytes) })
         w.append(contentsOf: magic)
         w.write(map.pointPatches == nil ? 1 : formatVersion)

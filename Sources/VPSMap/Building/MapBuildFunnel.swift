@@ -63,8 +63,10 @@ public struct MapBuildFunnel: Codable, Equatable, Sendable {
                 + "(−\(matches - verifiedMatches))",
             "tracks: \(tracks) (+\(inconsistentTracks) inconsistent, dropped; \(refusedMatches ?? 0) matches refused "
                 + "for joining two keypoints of one image)",
-            "alignment: \(alignedObservations ?? 0) observations aligned to their reference patch, "
-                + "\(unalignedObservations ?? 0) not aligning (kept as detected)",
+            alignedObservations.map {
+                "alignment: \($0) observations aligned to their reference patch, "
+                    + "\(unalignedObservations ?? 0) not aligning (kept as detected)"
+            } ?? "alignment: observations as detected (reference patches only)",
             "triangulation: −\(droppedDegenerate) degenerate, −\(droppedReprojection) reprojection "
                 + "(\(droppedObservations) observations removed), −\(droppedAngle) angle, −\(droppedDepth) depth, "
                 + "−\(droppedUncertainty) uncertainty",

@@ -66,7 +66,7 @@ public struct MapBuildFunnel: Codable, Equatable, Sendable {
             alignedObservations.map {
                 "alignment: \($0) observations aligned to their reference patch, "
                     + "\(unalignedObservations ?? 0) not aligning (kept as detected)"
-            } ?? "alignment: observations as detected (reference patches only)",
+            } ?? "alignment: observations as detected",
             "triangulation: −\(droppedDegenerate) degenerate, −\(droppedReprojection) reprojection "
                 + "(\(droppedObservations) observations removed), −\(droppedAngle) angle, −\(droppedDepth) depth, "
                 + "−\(droppedUncertainty) uncertainty",

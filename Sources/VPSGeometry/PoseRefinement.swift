@@ -81,17 +81,19 @@ public func reprojectionResidual(
 ///   - inverseSigmas: per observation (indexed like `observations`), 1/σ of its measurement noise
 ///     relative to the others; residuals are scaled by it before the loss (a keypoint found at a
 ///     coarse pyramid level is less precise). Nil: equal weights.
+///   - whitening: per observation, the 2×2 weight of correlated noise (`ObservationWhitening`);
+///     replaces `inverseSigmas` when given.
 ///   - options: loss and stopping rules.
 /// - Returns: the costs and iterations.
 /// - Complexity: O(iterations · count).
 @discardableResult
 public func refinePose(
     _ pose: inout CameraPose, points: [Vec3], observations: [Vec2], indices: [Int]? = nil,
-    inverseSigmas: [Double]? = nil, options: PoseRefinementOptions
+    inverseSigmas: [Double]? = nil, whitening: [ObservationWhitening]? = nil, options: PoseRefinementOptions
 ) -> PoseRefinementSummary {
     var problem = RigReprojectionProblem(
         points: points, observations: observations, cameraIndices: nil, camFromRig: [], indices: indices,
-        inverseSigmas: inverseSigmas)
+        whitening: RigReprojectionProblem.weights(inverseSigmas, whitening))
     return problem.refine(&pose, options: options)
 }
 
@@ -103,11 +105,11 @@ public func refinePose(
 public func refineGeneralizedPose(
     _ rigFromWorld: inout CameraPose, points: [Vec3], observations: [Vec2], cameraIndices: [Int],
     camFromRig: [CameraPose], indices: [Int]? = nil, inverseSigmas: [Double]? = nil,
-    options: PoseRefinementOptions
+    whitening: [ObservationWhitening]? = nil, options: PoseRefinementOptions
 ) -> PoseRefinementSummary {
     var problem = RigReprojectionProblem(
         points: points, observations: observations, cameraIndices: cameraIndices, camFromRig: camFromRig,
-        indices: indices, inverseSigmas: inverseSigmas)
+        indices: indices, whitening: RigReprojectionProblem.weights(inverseSigmas, whitening))
     return problem.refine(&rigFromWorld, options: options)
 }
 
@@ -118,8 +120,14 @@ struct RigReprojectionProblem {
     let cameraIndices: [Int]?
     let camFromRig: [CameraPose]
     let indices: [Int]?
-    /// Per-observation 1/σ (σ relative to the unit the loss is scaled in); nil: all 1.
-    var inverseSigmas: [Double]? = nil
+    /// Per-observation weight (`ObservationWhitening`, 1/σ when isotropic, σ relative to the unit
+    /// the loss is scaled in); nil: all 1.
+    var whitening: [ObservationWhitening]? = nil
+
+    /// The whitening of either form of weights (`whitening` wins).
+    static func weights(_ inverseSigmas: [Double]?, _ whitening: [ObservationWhitening]?) -> [ObservationWhitening]? {
+        whitening ?? inverseSigmas.map { $0.map { ObservationWhitening(inverseSigma: $0) } }
+    }
 
     var count: Int { indices?.count ?? points.count }
 
@@ -134,9 +142,8 @@ struct RigReprojectionProblem {
             var q = pose.transform(points[i])
             if let cam = camera(i) { q = cam.transform(q) }
             guard q.z > 1e-12 else { continue }
-            let dx = q.x / q.z - observations[i].x, dy = q.y / q.z - observations[i].y
-            let s = inverseSigmas?[i] ?? 1
-            c += loss.rho(s * s * (dx * dx + dy * dy))
+            let r = Vec2(q.x / q.z - observations[i].x, q.y / q.z - observations[i].y)
+            c += loss.rho(whitening.map { $0[i].squaredNorm(r) } ?? r.squaredNorm)
         }
         return 0.5 * c
     }
@@ -151,11 +158,21 @@ struct RigReprojectionProblem {
                 let res = reprojectionResidual(
                     rigFromWorld: pose, camFromRig: camera(i), point: points[i], observation: observations[i])
             else { continue }
-            let s2 = inverseSigmas.map { $0[i] * $0[i] } ?? 1
-            let w = loss.weight(s2 * res.residual.squaredNorm) * s2
+            guard let m = whitening?[i] else {
+                let w = loss.weight(res.residual.squaredNorm)
+                if w == 0 { continue }
+                Self.accumulate(res.row0, w, res.residual.x, &h, &g)
+                Self.accumulate(res.row1, w, res.residual.y, &h, &g)
+                continue
+            }
+            // Whitened: W r with rows W J (W upper triangular).
+            let r = m.apply(res.residual)
+            let w = loss.weight(r.squaredNorm)
             if w == 0 { continue }
-            Self.accumulate(res.row0, w, res.residual.x, &h, &g)
-            Self.accumulate(res.row1, w, res.residual.y, &h, &g)
+            let row0 = (m.a * res.row0.0 + m.b * res.row1.0, m.a * res.row0.1 + m.b * res.row1.1)
+            let row1 = (m.c * res.row1.0, m.c * res.row1.1)
+            Self.accumulate(row0, w, r.x, &h, &g)
+            Self.accumulate(row1, w, r.y, &h, &g)
         }
         for a in 0..<6 { for b in 0..<a { h[b * 6 + a] = h[a * 6 + b] } }
     }
@@ -253,19 +270,21 @@ func solveSymmetric6(_ a: [Double], _ b: [Double]) -> [Double]? {
 
 /// The 6×6 Gauss–Newton information matrix `Jᵀ W J` of a pose's reprojection errors, row-major,
 /// parameters ordered (rotation ω, translation t) as `refinePose` perturbs them
-/// (`R ← exp(ω) R`, `t ← t + δt`); W holds `inverseSigmas²` (all 1 when nil).
+/// (`R ← exp(ω) R`, `t ← t + δt`); W holds `inverseSigmas²`, or `whiteningᵀ whitening` per
+/// observation (all 1 when both are nil).
 ///
 /// Its inverse times the observation variance (normalized units²) is the pose covariance to first
 /// order: how well the correspondences pin the pose down, whatever their count (points on one
 /// distant plane constrain it poorly).
 public func reprojectionInformation(
-    pose: CameraPose, points: [Vec3], observations: [Vec2], indices: [Int]? = nil, inverseSigmas: [Double]? = nil
+    pose: CameraPose, points: [Vec3], observations: [Vec2], indices: [Int]? = nil, inverseSigmas: [Double]? = nil,
+    whitening: [ObservationWhitening]? = nil
 ) -> [Double] {
     var h = [Double](repeating: 0, count: 36)
     var g = [Double](repeating: 0, count: 6)
     let problem = RigReprojectionProblem(
         points: points, observations: observations, cameraIndices: nil, camFromRig: [], indices: indices,
-        inverseSigmas: inverseSigmas)
+        whitening: RigReprojectionProblem.weights(inverseSigmas, whitening))
     problem.linearize(pose, .trivial, h: &h, g: &g)
     return h
 }
@@ -274,13 +293,13 @@ public func reprojectionInformation(
 /// `camFromRig[cameraIndices[i]]`, and the parameters perturb `rigFromWorld`.
 public func reprojectionInformation(
     rigFromWorld: CameraPose, points: [Vec3], observations: [Vec2], cameraIndices: [Int], camFromRig: [CameraPose],
-    indices: [Int]? = nil, inverseSigmas: [Double]? = nil
+    indices: [Int]? = nil, inverseSigmas: [Double]? = nil, whitening: [ObservationWhitening]? = nil
 ) -> [Double] {
     var h = [Double](repeating: 0, count: 36)
     var g = [Double](repeating: 0, count: 6)
     let problem = RigReprojectionProblem(
         points: points, observations: observations, cameraIndices: cameraIndices, camFromRig: camFromRig,
-        indices: indices, inverseSigmas: inverseSigmas)
+        indices: indices, whitening: RigReprojectionProblem.weights(inverseSigmas, whitening))
     problem.linearize(rigFromWorld, .trivial, h: &h, g: &g)
     return h
 }

@@ -35,6 +35,8 @@ public struct EvaluatedQuery: Sendable {
     /// every frame of the rig), position (metres) and rotation (degrees) errors; nil without a pose
     /// or for single-image queries. It separates what the rig brings from what the thinner map costs.
     public var singleOnSameMap: (positionMeters: Double, rotationDegrees: Double)?
+    /// What each stage kept (single-image queries).
+    public var funnel: LocalizationFunnel?
 
     /// The whole query's seconds (every stage).
     public var totalSeconds: Double { seconds.values.reduce(0, +) }
@@ -53,6 +55,7 @@ public struct EvaluatedQuery: Sendable {
         inliers = outcome.inliers
         failure = outcome.failure?.rawValue
         seconds = outcome.seconds
+        funnel = outcome.funnel
         if outcome.camFromMap != nil {
             inlierMargin = outcome.inlierMargin
             positionSigma = outcome.positionSigma

@@ -31,10 +31,13 @@ public final class LocalizationMap: Sendable {
     /// much nearer or farther cannot match it (`ProjectionMatching.visiblePoints`).
     let viewDistances: [Float]
     /// Per point, the first-order covariance of its position (map units², row-major 3×3 as the
-    /// upper triangle xx, xy, xz, yy, yz, zz) for 1 px noise on each keyframe observation; zero
-    /// when fewer than two keyframes observe it. A point triangulated at a narrow angle is uncertain
+    /// upper triangle xx, xy, xz, yy, yz, zz) for the map's own observation noise
+    /// (`observationSigma` on each keyframe observation); zero when fewer than two keyframes
+    /// observe it. A point triangulated at a narrow angle is uncertain
     /// along its depth, which a query seeing it from aside meets as pixels of error.
     let pointCovariances: [SIMD8<Float>]
+    /// The map's keypoint observations' noise per image axis, pixels (`ObservationNoise`).
+    let observationSigma: Double
 
     /// Errors preparing a map.
     public enum PrepareError: Error, Equatable, Sendable, CustomStringConvertible {
@@ -108,7 +111,9 @@ public final class LocalizationMap: Sendable {
         viewDistances = distances
         var covariances = [SIMD8<Float>](repeating: .zero, count: data.pointCount)
         let poses = data.keyframes.map { CameraPose($0.camFromMap) }
-        let focals = data.keyframes.map { $0.camera.meanFocal }
+        let noise = ObservationNoise.sigma(of: data) { Int(counts[$0 + 1] - counts[$0]) }
+        observationSigma = noise
+        let focals = data.keyframes.map { $0.camera.meanFocal / noise }
         for p in 0..<data.pointCount {
             let observers = list[Int(counts[p])..<Int(counts[p + 1])]
             guard observers.count >= 2 else { continue }

@@ -35,6 +35,12 @@ public struct LocalizationFunnel: Sendable, Equatable {
     public var tightInliers = 0
     /// Inliers of the best distinct competitor (as the margin counts them).
     public var competitorInliers = 0
+    /// The winner's support as the margin counts it, and the map points frame 0 could see from the
+    /// winner's and from the competitor's pose (0: not measured; single-frame queries whose
+    /// competitor was verified by projection).
+    public var support = 0
+    public var supportVisible = 0
+    public var competitorVisible = 0
     /// Whether a second pose outside the winner's 0.25 m / 2.5° explains its ratio-test matches at
     /// least as well; σ then is at least their distance (`PoseAmbiguity.nearRival`).
     public var nearRival = false

@@ -307,6 +307,8 @@ struct LocalizationRun {
             competitor = 0
             if let verified = strongest {
                 competitor = verified.support
+                funnel.competitorVisible = verified.visible
+                funnel.supportVisible = verification.visibleCount(pose)
                 if funnel.guidedMatches == 0 {
                     support =
                         verification.verify(
@@ -319,6 +321,7 @@ struct LocalizationRun {
             }
         }
         funnel.competitorInliers = competitor
+        funnel.support = support
 
         // 8. Confidence.
         inlierMargin = min(99, Double(support) / Double(max(10, competitor)))

@@ -15,8 +15,8 @@ enum EvalCOLMAPCommand {
     static let usage = """
         usage: multiset eval --colmap MODEL_DIR --images DIR --leave-one-out [--every N] [--scale S]
                              [--neighbors K] [--features orb|sift|rootsift] [--mode vps1|vps2] [--frames N]
-                             [--symmetric-ratio] [--track-conflicts drop|refuse] [--align] [--no-patches] [--verbose]
-                             [--json FILE]
+                             [--symmetric-ratio] [--track-conflicts drop|refuse] [--align] [--no-patches]
+                             [--point-sigma-limit F] [--verbose] [--json FILE]
 
         Leave-one-out evaluation of a COLMAP model (text or binary): for every N-th image (default 1), builds a
         map from the model without it — as `map import-colmap --exclude IMAGE` would — localizes the image with
@@ -35,7 +35,8 @@ enum EvalCOLMAPCommand {
         cross check); --track-conflicts refuse refuses a match that would put two keypoints of one image into a
         track instead of dropping the whole track (drop, the default); --align moves every observation of a track
         onto its reference patch before triangulating; --no-patches keeps no reference patches in the map (the
-        queries' keypoints are then not aligned either).
+        queries' keypoints are then not aligned either); --point-sigma-limit F drops the points whose predicted
+        uncertainty exceeds F of their distance to the nearest observing camera (default \(MapBuildOptions().maxRelativePointSigma)).
         Localizer flags (ablations; --rig-drift defaults to none here, the model's poses being exact):
         \(LocalizerFlags.usage)
         --verbose prints every query: matches, inliers, confidence, margin, σ (pose uncertainty)
@@ -72,6 +73,8 @@ enum EvalCOLMAPCommand {
         let alignObservations = args.flag("align")
         let pointPatches = !args.flag("no-patches")
         let conflicts = args.string("track-conflicts")
+        let pointSigmaText = args.string("point-sigma-limit")
+        let pointSigmaLimit = pointSigmaText.map { Double($0) ?? .nan }
         // `--json FILE`: the parser treats --json as a switch, so FILE arrives as the next positional word.
         let jsonPath = args.flag("json") ? args.positionals.dropFirst().first : nil
         if args.flag("json") && jsonPath == nil { throw UsageError("--json needs a file name") }
@@ -86,6 +89,9 @@ enum EvalCOLMAPCommand {
         guard neighbors >= 1 else { throw UsageError("--neighbors takes a positive integer") }
         guard (1...6).contains(rigFrames) else { throw UsageError("--frames takes 1 to 6") }
         guard scale > 0, scale.isFinite else { throw UsageError("--scale takes a positive number") }
+        if let pointSigmaLimit, !(pointSigmaLimit > 0 && pointSigmaLimit.isFinite) {
+            throw UsageError("--point-sigma-limit takes a positive fraction")
+        }
 
         let model = try COLMAPImporter.readModel(from: URL(fileURLWithPath: modelPath))
         guard model.images.count >= rigFrames + 1 else {
@@ -98,6 +104,7 @@ enum EvalCOLMAPCommand {
         buildOptions.alignObservations = alignObservations
         buildOptions.pointPatches = pointPatches
         buildOptions.trackConflicts = trackConflicts
+        if let pointSigmaLimit { buildOptions.maxRelativePointSigma = pointSigmaLimit }
         let tty = isatty(STDERR_FILENO) != 0
         let results = try LeaveOneOutEvaluation.evaluate(
             model: model, imagesFolder: URL(fileURLWithPath: imagesPath), every: every, scale: scale,
@@ -147,6 +154,9 @@ enum EvalCOLMAPCommand {
                     "failure": r.failure.map { $0 as Any } ?? NSNull(),
                     "single_same_map_position_m": r.singleOnSameMap.map { $0.positionMeters as Any } ?? NSNull(),
                     "single_same_map_rotation_deg": r.singleOnSameMap.map { $0.rotationDegrees as Any } ?? NSNull(),
+                    "support": r.funnel?.support ?? 0, "competitor_inliers": r.funnel?.competitorInliers ?? 0,
+                    "support_visible": r.funnel?.supportVisible ?? 0,
+                    "competitor_visible": r.funnel?.competitorVisible ?? 0,
                 ]
             }
             try JSONSerialization.data(

@@ -143,7 +143,8 @@ enum LocalizeCommand {
                 "margin": margin.map(number) ?? NSNull(), "sigma_position_m": number(sigmaP),
                 "sigma_rotation_deg": number(sigmaR), "matches": funnel.matches, "ransac_inliers": funnel.ransacInliers,
                 "guided_inliers": funnel.guidedInliers, "tight_inliers": funnel.tightInliers,
-                "competitor_inliers": funnel.competitorInliers,
+                "competitor_inliers": funnel.competitorInliers, "support": funnel.support,
+                "support_visible": funnel.supportVisible, "competitor_visible": funnel.competitorVisible,
             ])
         }
         var stageTimes: [String: [Double]] = [:]

@@ -28,7 +28,8 @@ import VPSTestSupport
         let identity = CameraPose(rotation: .identity, translation: .zero)
         return PoseTightening.noiseScale(
             pose: identity, points: points, observations: observations, indices: Array(points.indices),
-            scale: { _ in focal * weight }, camFromFirst: [identity], frames: points.map { _ in 0 })
+            whitening: points.map { _ in ObservationWhitening(inverseSigma: weight) }, focal: focal,
+            camFromFirst: [identity], frames: points.map { _ in 0 })
     }
 
     @Test func manyCorrespondencesMeasureTheirNoise() {

@@ -87,9 +87,13 @@ struct PoseTightening {
             return camera.normalized(fromPixel: px)
                 ?? Vec2((px.x - camera.cx) / camera.fx, (px.y - camera.cy) / camera.fy)
         }
-        var keypointSigmas = weightByScale ? c.sigmas : c.sigmas.map { _ in 1 }
-        // A map point triangulated at a narrow angle is uncertain along its depth; seen from aside,
-        // that is pixels of error on top of the keypoint's own (first order, 1 px per map observation).
+        // Per correspondence, the covariance of its residual in its frame's pixels: the keypoint's
+        // own noise (1 px at the finest scale), plus — from a map — the point's uncertainty seen from
+        // the query (first order, 1 px per map observation). A point triangulated at a narrow angle is
+        // uncertain along its depth, which the query sees as a short segment in the image: the
+        // residual is weighted by its full 2×2 covariance, so the point still counts across it.
+        let keypointSigmas = weightByScale ? c.sigmas : c.sigmas.map { _ in 1 }
+        var covariances = keypointSigmas.map { PixelCovariance(isotropic: $0 * $0) }
         if let map {
             for i in c.points.indices {
                 let k = c.frames[i]
@@ -105,15 +109,19 @@ struct PoseTightening {
                 let rt = cam.rotation.transposed
                 let ja = rt * Vec3(iz, 0, -pc.x * iz * iz)
                 let jb = rt * Vec3(0, iz, -pc.y * iz * iz)
-                let v = 0.5 * (ja.dot(sx * ja) + jb.dot(sx * jb))
-                let f = frames[k].camera.meanFocal
-                keypointSigmas[i] = (keypointSigmas[i] * keypointSigmas[i] + v * f * f).squareRoot()
+                let f2 = frames[k].camera.meanFocal * frames[k].camera.meanFocal
+                covariances[i].xx += ja.dot(sx * ja) * f2
+                covariances[i].xy += ja.dot(sx * jb) * f2
+                covariances[i].yy += jb.dot(sx * jb) * f2
             }
         }
         let camFromFirst = frames.map(\.camFromFirst)
         var pose = start
         var selected: [Int] = []
-        var sigmas = keypointSigmas
+        // The residuals' weights in frame 0's pixels (observations are normalized coordinates).
+        var whitening = covariances.indices.map { i in
+            covariances[i].whitening(scale: focal / frames[c.frames[i]].camera.meanFocal)
+        }
         // A rig's joint pose is the frames' compromise; frame 0's own pose may lie a few pixels from
         // it, so a rig first refits on everything within RANSAC's threshold (`widePixels`), frames
         // weighted by their drift, before the tight passes.
@@ -125,28 +133,27 @@ struct PoseTightening {
                 let k = c.frames[i]
                 let p = camFromFirst[k].transform(pose.transform(c.points[i]))
                 guard p.z > 1e-9 else { return false }
-                let r = Vec2(p.x / p.z, p.y / p.z) - observations[i]
-                let limit = (keypointSigmas[i] * keypointSigmas[i] + driftPixels[k] * driftPixels[k]).squareRoot()
-                return r.norm * frames[k].camera.meanFocal < threshold * limit
+                let r = (Vec2(p.x / p.z, p.y / p.z) - observations[i]) * frames[k].camera.meanFocal
+                let limit = covariances[i].adding(driftPixels[k] * driftPixels[k]).whitening(scale: 1)
+                return limit.squaredNorm(r) < threshold * threshold
             }
             guard selected.count >= 6 else { break }
             var perFrame = [Int](repeating: 0, count: frames.count)
             for i in selected { perFrame[c.frames[i]] += 1 }
-            sigmas = c.sigmas.indices.map { i in
+            whitening = c.sigmas.indices.map { i in
                 let k = c.frames[i]
                 let d = driftPixels[k]
-                return (keypointSigmas[i] * keypointSigmas[i] + Double(perFrame[k]) * d * d).squareRoot()
-                    * focal / frames[k].camera.meanFocal
+                return covariances[i].adding(Double(perFrame[k]) * d * d)
+                    .whitening(scale: focal / frames[k].camera.meanFocal)
             }
-            let inverse = sigmas.map { 1 / max($0, 1e-3) }
             if frames.count == 1 {
                 refinePose(
-                    &pose, points: c.points, observations: observations, indices: selected, inverseSigmas: inverse,
+                    &pose, points: c.points, observations: observations, indices: selected, whitening: whitening,
                     options: PoseRefinementOptions(loss: .huber(1 / focal), maxIterations: 30))
             } else {
                 refineGeneralizedPose(
                     &pose, points: c.points, observations: observations, cameraIndices: c.frames,
-                    camFromRig: camFromFirst, indices: selected, inverseSigmas: inverse,
+                    camFromRig: camFromFirst, indices: selected, whitening: whitening,
                     options: PoseRefinementOptions(
                         loss: .huber((threshold > tightPixels ? 2 : 1) / focal), maxIterations: 30))
             }
@@ -157,14 +164,13 @@ struct PoseTightening {
         inliers = flags
         inlierCount = selected.count
         // Covariance: (JᵀWJ)⁻¹ σ², σ = 1 px in normalized units.
-        let inverse = sigmas.map { 1 / max($0, 1e-3) }
         let info =
             frames.count == 1
             ? reprojectionInformation(
-                pose: pose, points: c.points, observations: observations, indices: selected, inverseSigmas: inverse)
+                pose: pose, points: c.points, observations: observations, indices: selected, whitening: whitening)
             : reprojectionInformation(
                 rigFromWorld: pose, points: c.points, observations: observations, cameraIndices: c.frames,
-                camFromRig: camFromFirst, indices: selected, inverseSigmas: inverse)
+                camFromRig: camFromFirst, indices: selected, whitening: whitening)
         guard selected.count >= 6, let cov = Self.invert6(info) else {
             positionSigma = .infinity
             rotationSigmaDegrees = .infinity
@@ -172,8 +178,7 @@ struct PoseTightening {
         }
         noiseScale = Self.noiseScale(
             pose: pose, points: c.points, observations: observations, indices: selected,
-            scale: { focal / max(sigmas[$0], 1e-3) },
-            camFromFirst: camFromFirst, frames: c.frames)
+            whitening: whitening, focal: focal, camFromFirst: camFromFirst, frames: c.frames)
         let s2 = noiseScale * noiseScale / (focal * focal)
         // Centre c = −Rᵀt: dc = −Rᵀ[t]× ω − Rᵀ δt.
         let rt = pose.rotation.transposed
@@ -195,19 +200,18 @@ struct PoseTightening {
         rotationSigmaDegrees = (max(0, cov[0] + cov[7] + cov[14]) * s2).squareRoot() * 180 / .pi
     }
 
-    /// s₀ (`noiseScale`): √((Σ wᵢ‖rᵢ‖² + ν₀) / (2n − 6 + ν₀)), rᵢ the residual of correspondence i
-    /// in normalized units (seen by frame `frames[i]`) and wᵢ = `scale(i)`² its weight (focal / σᵢ,
-    /// squared), ν₀ = `noisePriorRedundancy`.
+    /// s₀ (`noiseScale`): √((Σ ‖Wᵢ rᵢ‖² f² + ν₀) / (2n − 6 + ν₀)), rᵢ the residual of correspondence i
+    /// in normalized units (seen by frame `frames[i]`), Wᵢ its `whitening` (per pixel of frame 0,
+    /// focal f), ν₀ = `noisePriorRedundancy`.
     static func noiseScale(
-        pose: CameraPose, points: [Vec3], observations: [Vec2], indices: [Int], scale: (Int) -> Double,
-        camFromFirst: [CameraPose], frames: [Int]
+        pose: CameraPose, points: [Vec3], observations: [Vec2], indices: [Int], whitening: [ObservationWhitening],
+        focal: Double, camFromFirst: [CameraPose], frames: [Int]
     ) -> Double {
         var sum = 0.0
         for i in indices {
             let p = camFromFirst[frames[i]].transform(pose.transform(points[i]))
             guard p.z > 1e-9 else { continue }
-            let r = (Vec2(p.x / p.z, p.y / p.z) - observations[i]).norm * scale(i)
-            sum += r * r
+            sum += whitening[i].squaredNorm(Vec2(p.x / p.z, p.y / p.z) - observations[i]) * focal * focal
         }
         let redundancy = Double(max(0, 2 * indices.count - 6))
         return ((sum + noisePriorRedundancy) / (redundancy + noisePriorRedundancy)).squareRoot()

@@ -1,0 +1,59 @@
+import VPSGeometry
+import VPSMap
+
+/// The noise of a map's keypoint observations, estimated from the map itself: how far, per image
+/// axis, its points reproject from the keypoints that observe them.
+///
+/// A point's position covariance (`LocalizationMap.pointCovariances`) is its triangulation
+/// geometry times this variance. Assuming 1 px would overstate it: ORB and SIFT keypoints on the
+/// Strecha scenes reproject within 0.3–0.4 px (median), about half a pixel per axis once the
+/// points' own three degrees of freedom are counted. A map whose points came from elsewhere (depth) shows
+/// that source's noise the same way.
+enum ObservationNoise {
+    /// The estimate's bounds, pixels: below, keypoints are not that precise; above, the map's
+    /// residuals are dominated by something other than noise.
+    static let bounds = 0.1...2.0
+
+    /// A point with an observation this far from its projection (pixels) is left out as gross.
+    static let grossPixels = 4.0
+
+    /// Per-axis standard deviation (pixels) of `data`'s observations of points seen at least twice:
+    /// the root of their residuals' sum of squares over its redundancy (2n observations less the
+    /// 3m coordinates of the m points they fixed), the variance factor of the triangulations. Points
+    /// with a residual over `grossPixels` are left out. 1 px when the map has too few such
+    /// observations (fewer than 50) to tell.
+    ///
+    /// - Parameter observers: per point, how many keyframes observe it.
+    /// - Complexity: O(observations).
+    static func sigma(of data: MapData, observers: (Int) -> Int) -> Double {
+        var sums = [Double](repeating: 0, count: data.pointCount)
+        var counts = [Int32](repeating: 0, count: data.pointCount)
+        var gross = [Bool](repeating: false, count: data.pointCount)
+        for kf in data.keyframes {
+            let pose = CameraPose(kf.camFromMap)
+            for (j, p) in kf.pointIndices.enumerated() where p >= 0 && Int(p) < data.pointCount {
+                let i = Int(p)
+                guard observers(i) >= 2, j < kf.keypoints.count else { continue }
+                guard let u = kf.camera.project(pose.transform(data.positions[i])) else {
+                    gross[i] = true
+                    continue
+                }
+                let k = kf.keypoints[j]
+                let s = Vec2(u.x - Double(k.x), u.y - Double(k.y)).squaredNorm
+                if !(s <= grossPixels * grossPixels) { gross[i] = true }
+                sums[i] += s
+                counts[i] += 1
+            }
+        }
+        var sum = 0.0, observations = 0, points = 0
+        for i in 0..<data.pointCount where counts[i] >= 2 && !gross[i] {
+            sum += sums[i]
+            observations += Int(counts[i])
+            points += 1
+        }
+        let redundancy = 2 * observations - 3 * points
+        guard observations >= 50, redundancy > 0 else { return 1 }
+        let sigma = (sum / Double(redundancy)).squareRoot()
+        return min(bounds.upperBound, max(bounds.lowerBound, sigma))
+    }
+}

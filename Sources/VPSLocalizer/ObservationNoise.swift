@@ -9,13 +9,13 @@ import VPSMap
 /// Strecha scenes reproject within 0.3–0.4 px (median), about half a pixel per axis once the
 /// points' own three degrees of freedom are counted. A map whose points came from elsewhere (depth) shows
 /// that source's noise the same way.
-enum ObservationNoise {
+public enum ObservationNoise {
     /// The estimate's bounds, pixels: below, keypoints are not that precise; above, the map's
     /// residuals are dominated by something other than noise.
-    static let bounds = 0.1...2.0
+    public static let bounds = 0.1...2.0
 
     /// A point with an observation this far from its projection (pixels) is left out as gross.
-    static let grossPixels = 4.0
+    public static let grossPixels = 4.0
 
     /// Per-axis standard deviation (pixels) of `data`'s observations of points seen at least twice:
     /// the root of their residuals' sum of squares over its redundancy (2n observations less the
@@ -23,8 +23,18 @@ enum ObservationNoise {
     /// with a residual over `grossPixels` are left out. 1 px when the map has too few such
     /// observations (fewer than 50) to tell.
     ///
-    /// - Parameter observers: per point, how many keyframes observe it.
     /// - Complexity: O(observations).
+    public static func sigma(of data: MapData) -> Double {
+        var observers = [Int](repeating: 0, count: data.pointCount)
+        for kf in data.keyframes {
+            for p in kf.pointIndices where p >= 0 && Int(p) < data.pointCount { observers[Int(p)] += 1 }
+        }
+        return sigma(of: data) { observers[$0] }
+    }
+
+    /// `sigma(of:)` with the observer counts known.
+    ///
+    /// - Parameter observers: per point, how many keyframes observe it.
     static func sigma(of data: MapData, observers: (Int) -> Int) -> Double {
         var sums = [Double](repeating: 0, count: data.pointCount)
         var counts = [Int32](repeating: 0, count: data.pointCount)

@@ -1,6 +1,7 @@
 import Foundation
 import MultiSetCommandLine
 import VPSGeometry
+import VPSLocalizer
 import VPSMap
 import VPSServer
 
@@ -340,6 +341,9 @@ enum MapCommand {
         var keyframes: Int
         var observations: Int
         var meanObservationsPerPoint: Double
+        /// The keypoint observations' noise per image axis, pixels (`ObservationNoise`; 1 when the map
+        /// has too few repeated observations to tell).
+        var observationSigmaPixels: Double
         var extent: Extent?
         var featureConfig: Feature
         var georeference: Geo?
@@ -372,7 +376,7 @@ enum MapCommand {
             fileBytes: fileSize(url) ?? 0, points: map.pointCount, keyframes: map.keyframes.count,
             observations: observations,
             meanObservationsPerPoint: map.pointCount > 0 ? Double(observations) / Double(map.pointCount) : 0,
-            extent: extent,
+            observationSigmaPixels: ObservationNoise.sigma(of: map), extent: extent,
             featureConfig: Info.Feature(
                 name: map.featureConfig.name, version: map.featureConfig.version, descriptorBytes: map.descriptorBytes),
             georeference: map.georeference.map {
@@ -402,7 +406,8 @@ enum MapCommand {
             "  file:          \(info.file) (\(info.fileBytes) bytes)",
             "  points:        \(info.points)",
             "  keyframes:     \(info.keyframes)",
-            "  observations:  \(info.observations) (mean \(f(info.meanObservationsPerPoint, 2)) per point)",
+            "  observations:  \(info.observations) (mean \(f(info.meanObservationsPerPoint, 2)) per point, "
+                + "noise \(f(info.observationSigmaPixels, 2)) px per axis)",
         ]
         if let e = info.extent {
             lines.append(

@@ -137,6 +137,9 @@ final class TemporaryFolder {
         #expect((json["fileBytes"] as? Int) == size)
         let mean = try #require(json["meanObservationsPerPoint"] as? Double)
         #expect(mean >= 2)  // every point is seen by at least two keyframes
+        // The map's own keypoint noise (`ObservationNoise`), within its bounds of 0.1–2 px.
+        let noise = try #require(json["observationSigmaPixels"] as? Double)
+        #expect(noise >= 0.1 && noise <= 2)
         let extent = try #require(json["extent"] as? [String: Any])
         let extentSize = try #require(extent["size"] as? [Double])
         #expect(extentSize.count == 3 && extentSize.allSatisfy { $0 > 0.5 && $0 < 20 })
@@ -145,6 +148,7 @@ final class TemporaryFolder {
         #expect(json["georeference"] == nil)
         let text = try run("map", "info", code, "--data", data)
         #expect(text.status == 0 && text.stdout.contains("keyframes:     24"))
+        #expect(text.stdout.contains(" px per axis)"))
 
         // export-mesh
         let glb = try run("map", "export-mesh", code, "--out", tmp.path("room.glb"), "--data", data)

@@ -43,8 +43,9 @@ public struct TrackingDrift: Sendable, Equatable {
 ///
 /// RANSAC's threshold (6 px) must admit coarse-level keypoints; near a degenerate configuration
 /// (most points on one distant plane) a few wrong matches inside it can tilt the pose by degrees.
-/// Refitting on matches within `tightPixels × σᵢ` (σᵢ the keypoint's pyramid scale) with a 1 px
-/// Huber loss removes their pull, and the covariance says how well the survivors pin the pose down.
+/// Refitting on matches within `tightPixels` standard deviations of their residual's 2×2 covariance
+/// (`PixelCovariance`: the keypoint's pyramid scale, its map point's uncertainty) with a 1 px Huber
+/// loss removes their pull, and the covariance says how well the survivors pin the pose down.
 ///
 /// In a rig, frame k ≠ 0 carries its tracking drift (`TrackingDrift`): the pixels δₖ that the drift
 /// moves its points by (f·σ_position / depth + f·σ_rotation). Drift is one offset per frame, not
@@ -89,9 +90,10 @@ struct PoseTightening {
         }
         // Per correspondence, the covariance of its residual in its frame's pixels: the keypoint's
         // own noise (1 px at the finest scale), plus — from a map — the point's uncertainty seen from
-        // the query (first order, 1 px per map observation). A point triangulated at a narrow angle is
-        // uncertain along its depth, which the query sees as a short segment in the image: the
-        // residual is weighted by its full 2×2 covariance, so the point still counts across it.
+        // the query (first order, for the map's own observation noise, `ObservationNoise`). A point
+        // triangulated at a narrow angle is uncertain along its depth, which the query sees as a short
+        // segment in the image: the residual is weighted by its full 2×2 covariance, so the point
+        // still counts across it.
         let keypointSigmas = weightByScale ? c.sigmas : c.sigmas.map { _ in 1 }
         var covariances = keypointSigmas.map { PixelCovariance(isotropic: $0 * $0) }
         if let map {

@@ -111,14 +111,15 @@ public final class LocalizationMap: Sendable {
         viewDistances = distances
         var covariances = [SIMD8<Float>](repeating: .zero, count: data.pointCount)
         let poses = data.keyframes.map { CameraPose($0.camFromMap) }
-        let noise = ObservationNoise.sigma(of: data) { Int(counts[$0 + 1] - counts[$0]) }
+        let noise = ObservationNoise.sigma(of: data)
         observationSigma = noise
-        let focals = data.keyframes.map { $0.camera.meanFocal / noise }
+        let focals = data.keyframes.map { $0.camera.meanFocal }
         for p in 0..<data.pointCount {
             let observers = list[Int(counts[p])..<Int(counts[p + 1])]
             guard observers.count >= 2 else { continue }
             let obs = observers.map {
-                TriangulationObservation(camFromWorld: poses[Int($0)], normalized: .zero, sigma: 1 / focals[Int($0)])
+                TriangulationObservation(
+                    camFromWorld: poses[Int($0)], normalized: .zero, sigma: noise / focals[Int($0)])
             }
             guard let c = triangulationCovariance(data.positions[p], obs), c.isFinite else { continue }
             covariances[p] = SIMD8(

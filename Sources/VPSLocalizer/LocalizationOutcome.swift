@@ -36,8 +36,8 @@ public struct LocalizationFunnel: Sendable, Equatable {
     /// Inliers of the best distinct competitor (as the margin counts them).
     public var competitorInliers = 0
     /// The winner's support as the margin counts it, and the map points frame 0 could see from the
-    /// winner's and from the competitor's pose (0: not measured; single-frame queries whose
-    /// competitor was verified by projection).
+    /// winner's and from the competitor's pose (0: not measured; measured for single-frame queries
+    /// whose competitor was verified by projection, when `LocalizerOptions.keepCorrespondences`).
     public var support = 0
     public var supportVisible = 0
     public var competitorVisible = 0

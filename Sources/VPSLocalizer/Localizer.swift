@@ -307,8 +307,11 @@ struct LocalizationRun {
             competitor = 0
             if let verified = strongest {
                 competitor = verified.support
-                funnel.competitorVisible = verified.visible
-                funnel.supportVisible = verification.visibleCount(pose)
+                if options.keepCorrespondences, let rivalPose = verified.result.camFromWorld {
+                    // Diagnostics (a pass over the map each): what each pose predicts.
+                    funnel.competitorVisible = verification.visibleCount(rivalPose)
+                    funnel.supportVisible = verification.visibleCount(pose)
+                }
                 if funnel.guidedMatches == 0 {
                     support =
                         verification.verify(

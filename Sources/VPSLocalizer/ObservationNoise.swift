@@ -24,17 +24,6 @@ public enum ObservationNoise {
     ///
     /// - Complexity: O(observations).
     public static func sigma(of data: MapData) -> Double {
-        var observers = [Int](repeating: 0, count: data.pointCount)
-        for kf in data.keyframes {
-            for p in kf.pointIndices where p >= 0 && Int(p) < data.pointCount { observers[Int(p)] += 1 }
-        }
-        return sigma(of: data) { observers[$0] }
-    }
-
-    /// `sigma(of:)` with the observer counts known.
-    ///
-    /// - Parameter observers: per point, how many keyframes observe it.
-    static func sigma(of data: MapData, observers: (Int) -> Int) -> Double {
         var sums = [Double](repeating: 0, count: data.pointCount)
         var counts = [Int32](repeating: 0, count: data.pointCount)
         var gross = [Bool](repeating: false, count: data.pointCount)
@@ -42,7 +31,7 @@ public enum ObservationNoise {
             let pose = CameraPose(kf.camFromMap)
             for (j, p) in kf.pointIndices.enumerated() where p >= 0 && Int(p) < data.pointCount {
                 let i = Int(p)
-                guard observers(i) >= 2, j < kf.keypoints.count else { continue }
+                guard j < kf.keypoints.count else { continue }
                 guard let u = kf.camera.project(pose.transform(data.positions[i])) else {
                     gross[i] = true
                     continue

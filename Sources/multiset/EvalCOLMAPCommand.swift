@@ -73,8 +73,7 @@ enum EvalCOLMAPCommand {
         let alignObservations = args.flag("align")
         let pointPatches = !args.flag("no-patches")
         let conflicts = args.string("track-conflicts")
-        let pointSigmaText = args.string("point-sigma-limit")
-        let pointSigmaLimit = pointSigmaText.map { Double($0) ?? .nan }
+        let pointSigmaLimit = args.string("point-sigma-limit").map { Double($0) ?? .nan }
         // `--json FILE`: the parser treats --json as a switch, so FILE arrives as the next positional word.
         let jsonPath = args.flag("json") ? args.positionals.dropFirst().first : nil
         if args.flag("json") && jsonPath == nil { throw UsageError("--json needs a file name") }

@@ -25,14 +25,13 @@ struct ProjectionVerification {
     struct Verified {
         var correspondences: Correspondences
         var result: AbsolutePoseResult
-        /// Map points frame 0 could see from the final pose (`ProjectionMatching.visiblePoints`):
-        /// what the pose predicts, of which `support` the image confirms.
-        var visible = 0
         /// Inliers of the last estimate (the pose's support by projection).
         var support: Int { result.inlierCount }
     }
 
-    /// Map points frame 0 could see from `pose` (frame 0's `firstFromMap`).
+    /// Map points frame 0 could see from `pose` (frame 0's `firstFromMap`;
+    /// `ProjectionMatching.visiblePoints`): what the pose predicts, of which its support is what the
+    /// image confirms. One pass over the map's points.
     func visibleCount(_ pose: CameraPose) -> Int {
         matchers[0].visiblePoints(pose: query.camFromMap(0, pose), margin: 0).count
     }
@@ -62,7 +61,6 @@ struct ProjectionVerification {
             best = Verified(correspondences: c, result: refit)
             pose = p
         }
-        best?.visible = visibleCount(pose)
         return best
     }
 }

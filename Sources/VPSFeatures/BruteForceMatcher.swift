@@ -56,7 +56,7 @@ public enum BruteForceMatcher {
     public static func match(
         _ queries: FloatDescriptors, _ train: FloatDescriptors, criteria: MatchCriteria = MatchCriteria()
     ) -> [Match] {
-        filter(scan(queries, train, k: criteria.ratio == nil ? 1 : 2, columnMinima: criteria.mutual), criteria)
+        filter(kernelScan(queries, train, k: criteria.ratio == nil ? 1 : 2, columnMinima: criteria.mutual), criteria)
     }
 
     /// Matches two feature sets extracted under the same config.
@@ -112,24 +112,44 @@ public enum BruteForceMatcher {
     /// ties included (the lower index first).
     static func kernelScan(_ queries: BinaryDescriptors, _ train: BinaryDescriptors, k: Int, columnMinima: Bool) -> Scan
     {
-        let two = HammingNearestTwo.nearest(queries, in: train)
+        twoWayScan(queries.count, train.count, k: k, columnMinima: columnMinima) { forward in
+            forward ? HammingNearestTwo.nearest(queries, in: train) : HammingNearestTwo.nearest(train, in: queries)
+        }
+    }
+
+    /// `scan` for k ≤ 2 through the C kernels of `FloatNearestTwo` (AVX-512F / AVX2 + FMA at run time;
+    /// the Swift rows below lower their fused multiply-adds to library calls on the x86-64 baseline,
+    /// ~20× slower). Distances come from |q|² + |t|² − 2 q·t, equal to the rows' to float rounding.
+    static func kernelScan(_ queries: FloatDescriptors, _ train: FloatDescriptors, k: Int, columnMinima: Bool) -> Scan {
+        precondition(queries.dimension == train.dimension, "descriptor dimensions differ")
+        return twoWayScan(queries.count, train.count, k: k, columnMinima: columnMinima) { forward in
+            forward ? FloatNearestTwo.nearest(queries, in: train) : FloatNearestTwo.nearest(train, in: queries)
+        }
+    }
+
+    /// Rows from a 2-nearest search query → train (`nearestTwo(true)`), column minima from the
+    /// search train → query (`nearestTwo(false)`), both with ties to the lower index.
+    private static func twoWayScan(
+        _ queryCount: Int, _ trainCount: Int, k: Int, columnMinima: Bool, nearestTwo: (Bool) -> NearestNeighbors
+    ) -> Scan {
+        let two = nearestTwo(true)
         var neighbors = two
         if k == 1 {
-            neighbors = NearestNeighbors(k: 1, queryCount: queries.count)
-            for q in 0..<queries.count {
+            neighbors = NearestNeighbors(k: 1, queryCount: queryCount)
+            for q in 0..<queryCount {
                 guard let m = two.nearest(q) else { continue }
                 var distance = m.distance
                 var index = m.train
                 neighbors.store(query: q, distances: &distance, indices: &index, count: 1, transform: { $0 })
             }
         }
-        neighbors.distanceComputations = queries.count * train.count
-        var columnArgmin = [Int32](repeating: -1, count: columnMinima ? train.count : 0)
-        var columnBest = [Float](repeating: .infinity, count: columnMinima ? train.count : 0)
+        neighbors.distanceComputations = queryCount * trainCount
+        var columnArgmin = [Int32](repeating: -1, count: columnMinima ? trainCount : 0)
+        var columnBest = [Float](repeating: .infinity, count: columnMinima ? trainCount : 0)
         var columnSecond = columnBest
-        if columnMinima && !queries.isEmpty {
-            let reverse = HammingNearestTwo.nearest(train, in: queries)
-            for t in 0..<train.count {
+        if columnMinima && queryCount > 0 {
+            let reverse = nearestTwo(false)
+            for t in 0..<trainCount {
                 let found = reverse[t]
                 guard let first = found.first else { continue }
                 columnArgmin[t] = first.train

@@ -44,8 +44,10 @@ public struct LocalizationFunnel: Sendable, Equatable {
     /// Whether a second pose outside the winner's 0.25 m / 2.5° explains its ratio-test matches at
     /// least as well; σ then is at least their distance (`PoseAmbiguity.nearRival`).
     public var nearRival = false
-    /// Seconds per stage (`extract`, `retrieve`, `match`, `pose`, `guided` when tried, `tighten`,
-    /// `margin`).
+    /// Seconds per stage (`extract`, `retrieve`, `match`, `pose`, `guided` when tried, `refine` when the
+    /// map has patches, `tighten`; then the confidence's three: `ambiguity` — a second optimum near the
+    /// winner, `rivals` — the search for a distinct competitor, `margin` — its verification by
+    /// projection).
     public var seconds: [String: Double] = [:]
 
     /// Defaults (an empty funnel).

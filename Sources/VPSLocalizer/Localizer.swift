@@ -274,9 +274,11 @@ struct LocalizationRun {
             rotationSigmaDegrees = max(rotationSigmaDegrees, near.rotationDegrees)
             funnel.nearRival = true
         }
+        lap("ambiguity")
         let rival = RivalSearch(
             winner: pose, neighbors: neighbors, matches: matches, query: query, map: map,
             probeWholeMap: search.restricted, ambiguity: reference, options: options)
+        lap("rivals")
         // Rigs compare raw inliers (below), so a rig pose that verification by projection re-estimated
         // is compared by the descriptor inliers it was found with: on the corridor venue a rig pose
         // 9 m and 160° off rested on 20 of 485 matches, projection raised it to 86, and against a

@@ -1,5 +1,6 @@
 import Foundation
 import MultiSetCommandLine
+import VPSFeatures
 import VPSLocalizer
 import VPSMap
 
@@ -22,7 +23,8 @@ enum EvalCOLMAPCommand {
         map from the model without it — as `map import-colmap --exclude IMAGE` would — localizes the image with
         its COLMAP camera and compares with the model's pose. Prints recall at (5 cm, 1°), (25 cm, 2°),
         (50 cm, 5°), (5 m, 10°), median errors, the share of wrong answers (> 0.5 m or > 5°) with confidence
-        ≥ 0.3, and query latency p50/p90 per stage; `--json FILE` writes the same figures.
+        ≥ 0.3, and query latency p50/p90 per stage (OpenCV on one thread, as `serve` runs it); `--json FILE`
+        writes the same figures.
 
         Slow by design: the map is rebuilt (features, pair matching, triangulation) for every evaluated image,
         so one evaluated image costs about one `map import-colmap` of the model. Use --every to subsample.
@@ -92,6 +94,10 @@ enum EvalCOLMAPCommand {
             throw UsageError("--point-sigma-limit takes a positive fraction")
         }
 
+        // One OpenCV thread, as `serve` runs its engine (which parallelizes over requests) and as the
+        // baseline peer of `make eval-real` is measured: query times compare like with like. Map builds
+        // parallelize over images themselves.
+        OpenCVRuntime.threadCount = 1
         let model = try COLMAPImporter.readModel(from: URL(fileURLWithPath: modelPath))
         guard model.images.count >= rigFrames + 1 else {
             throw BenchError("the model has \(model.images.count) images; need \(rigFrames + 1)")

@@ -34,6 +34,37 @@ import VPSGeometry
         }
     }
 
+    /// Mutual ratio-test matching (map builds' pair matching) runs on the dispatched kernels, both ways
+    /// for the cross check; it must keep exactly the matches of the plain row scan.
+    @Test(arguments: [0, 1, 2])
+    func mutualMatchingOnTheKernelsKeepsThePlainScansMatches(level: Int32) {
+        cfloat_force_kernel_level(level)
+        defer { cfloat_force_kernel_level(-1) }
+        // Two views of one set: the first 300 of `b` are noisy copies of `a`'s, the rest unrelated.
+        let a = Self.descriptors(517, seed: 5)
+        var rng = SplitMix64(seed: 6)
+        var values: [Float] = []
+        for i in 0..<300 {
+            let v = (0..<128).map { a.values[128 * i + $0] + 0.05 * Float(rng.nextGaussian()) }
+            let n = v.reduce(0) { $0 + $1 * $1 }.squareRoot()
+            values += v.map { $0 / n }
+        }
+        let b = FloatDescriptors(values: values + Self.descriptors(411, seed: 7).values, dimension: 128)
+        for criteria in [
+            MatchCriteria(ratio: 0.8, mutual: true), MatchCriteria(ratio: 0.8, mutual: true, symmetricRatio: true),
+            MatchCriteria(ratio: nil, mutual: true), MatchCriteria(ratio: 0.8, mutual: false),
+        ] {
+            let fast = BruteForceMatcher.match(a, b, criteria: criteria)
+            let plain = BruteForceMatcher.filter(
+                BruteForceMatcher.scan(a, b, k: criteria.ratio == nil ? 1 : 2, columnMinima: criteria.mutual), criteria)
+            #expect(fast.map(\.query) == plain.map(\.query), "\(criteria) at kernel level \(level)")
+            #expect(fast.map(\.train) == plain.map(\.train))
+            for (x, y) in zip(fast, plain) { #expect(abs(x.distance - y.distance) < 1e-4) }
+        }
+        #expect(BruteForceMatcher.match(a, b, criteria: MatchCriteria(ratio: 0.8, mutual: true)).count >= 290)
+        #expect(BruteForceMatcher.match(a, FloatDescriptors(), criteria: MatchCriteria(mutual: true)).isEmpty)
+    }
+
     @Test func trainIndicesAreReportedAndEmptySetsAnswerNothing() {
         let train = Self.descriptors(20, seed: 3)
         let found = FloatNearestTwo.nearest(

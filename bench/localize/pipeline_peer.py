@@ -130,7 +130,7 @@ def main() -> None:
 # Our stages grouped as the peer's: retrieval and 2-NN matching are the peer's brute-force match;
 # pose, projection verification, tightening and the rival search are the peer's PoseLib call.
 GROUPS = {"decode": ["decode"], "extract": ["extract"], "match": ["retrieve", "match"],
-          "pose": ["pose", "guided", "tighten", "margin"]}
+          "pose": ["pose", "guided", "refine", "tighten", "ambiguity", "rivals", "margin"]}
 
 
 def table(report: dict, peer: dict) -> None:

@@ -95,7 +95,7 @@ public enum Localizer {
     /// Confidence in [0, 1]: the product of inlier evidence, distinctness and conditioning,
     ///
     ///     (1 − e^(−n/60)) · clamp((margin − 1.6) / 2.4, 0, 1) · clamp((d − 10) / 15, 0, 1)
-    ///         · 1 / (1 + (σp / 15 cm)⁴ + (σr / 0.8°)⁴)
+    ///         · 1 / (1 + (σp / 8 cm)⁴ + (σr / 0.8°)⁴)
     ///
     /// - evidence: n inliers; 30 give 0.39, 50 give 0.57, 150 give 0.92;
     /// - descriptor evidence: d, the inliers among the ratio-test matches before verification by
@@ -120,8 +120,12 @@ public enum Localizer {
     ///   the median error on real and simulated queries). Inliers crowded on one distant
     ///   plane pin the pose down poorly: on the simulated venues the wrong answer with the most
     ///   support (141 inliers, margin 14, 8° off) has σr 1.3°, correct answers a median of 0.06°.
-    ///   The position scale (15 cm) keeps a 3σ move inside the 0.5 m wrong-answer limit (a façade
-    ///   seen from 15 m has σp of 2–8 cm). First-order σ cannot see a second optimum: when one
+    ///   The position scale (8 cm) answers (confidence ≥ 0.2) only σp ≤ 11 cm, so that an error of
+    ///   4.4 σ stays inside the 0.5 m wrong-answer limit: on real images σ falls short of the error by
+    ///   up to 3.9× where the map sees the query's surroundings only from far or at grazing angles
+    ///   (a 4-frame rig on the development set scaled ×4, 0.52–0.59 m off at σp 13–15 cm; at 15 cm
+    ///   those had confidence 0.5–0.6). A façade seen from 15 m has σp of 1–4 cm. First-order σ
+    ///   cannot see a second optimum: when one
     ///   near the winner explains the matches about as well (`PoseAmbiguity.nearRival`), σ is at
     ///   least their distance.
     ///
@@ -135,7 +139,7 @@ public enum Localizer {
         let distinctness: Double = min(1, max(0, (margin - 1.6) / 2.4))
         let descriptorEvidence: Double = descriptorInliers.map { min(1, max(0, Double($0 - 10) / 15)) } ?? 1
         guard positionSigma.isFinite, rotationSigmaDegrees.isFinite else { return 0 }
-        let conditioning = 1 / (1 + pow(positionSigma / 0.15, 4) + pow(rotationSigmaDegrees / 0.8, 4))
+        let conditioning = 1 / (1 + pow(positionSigma / 0.08, 4) + pow(rotationSigmaDegrees / 0.8, 4))
         return evidence * distinctness * descriptorEvidence * conditioning
     }
 }

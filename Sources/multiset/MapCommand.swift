@@ -218,8 +218,10 @@ enum MapCommand {
         are kept, features are extracted from the images in --images and the points re-triangulated.
         --exclude leaves images out (repeatable; for leave-one-out evaluation); --scale multiplies the
         model's units into metres (default 1). Every camera model of COLMAP's the project reads (PINHOLE,
-        SIMPLE_PINHOLE, SIMPLE_RADIAL, RADIAL, OPENCV) is honoured per image. --verbose prints the build's
-        funnel (pairs, matches, tracks, points and what each filter dropped), also kept in the map file.
+        SIMPLE_PINHOLE, SIMPLE_RADIAL, RADIAL, OPENCV) is honoured per image; each image must be the size
+        its camera gives (the images COLMAP saw, not their originals at another size: MAP_BUILD_IMAGE_SIZE).
+        --verbose prints the build's funnel (pairs, matches, tracks, points and what each filter dropped),
+        also kept in the map file.
         \(FeatureFlag.usage)
         """
 

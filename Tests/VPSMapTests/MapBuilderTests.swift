@@ -122,4 +122,26 @@ import VPSTestSupport
             try MapBuilder.build(capturesIn: folder.appendingPathComponent("images"), code: "MAP_X", name: "x")
         }
     }
+
+    /// An image that is not its camera's size (a COLMAP model pointed at the full-size originals of
+    /// the images it was made from) is refused with a code that says so, not built into a map whose
+    /// keypoints sit in the wrong pixel frame.
+    @Test func anImageOfAnotherSizeThanItsCameraIsRefused() {
+        let camera = Camera(fx: 500, fy: 500, cx: 320, cy: 240, width: 640, height: 480)
+        let frames = (0..<3).map {
+            MappingFrame(
+                name: "f\($0).jpg", camera: camera,
+                camFromMap: CameraPose(rotation: .identity, translation: Vec3(Double($0) * 0.2, 0, 0)))
+        }
+        do {
+            _ = try MapBuilder.build(
+                frames: frames, loadImage: { i in RGBImage(width: i == 1 ? 1280 : 640, height: i == 1 ? 960 : 480) },
+                code: "MAP_X", name: "x")
+            Issue.record("built a map from an image twice its camera's size")
+        } catch {
+            #expect(error.code == "MAP_BUILD_IMAGE_SIZE")
+            #expect(error.description.contains("f1.jpg is 1280×960 pixels but its camera is 640×480"))
+            #expect(error.description.contains("scaled by 2"))
+        }
+    }
 }

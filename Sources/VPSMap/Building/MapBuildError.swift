@@ -3,6 +3,9 @@ public enum MapBuildError: Error, Sendable, CustomStringConvertible {
     case noFrames
     case captures(String)
     case image(String)
+    /// A frame's image is not the size its camera describes (name, image width × height, camera
+    /// width × height): keypoints would be read in the wrong pixel frame.
+    case imageSize(name: String, image: (width: Int, height: Int), camera: (width: Int, height: Int))
     case features(String)
     case tooFewPoints(Int)
     /// Points were triangulated, but too few frames see enough of them for queries there to
@@ -15,6 +18,7 @@ public enum MapBuildError: Error, Sendable, CustomStringConvertible {
         case .noFrames: return "MAP_BUILD_NO_FRAMES"
         case .captures: return "MAP_BUILD_INVALID_CAPTURES"
         case .image: return "MAP_BUILD_IMAGE"
+        case .imageSize: return "MAP_BUILD_IMAGE_SIZE"
         case .features: return "MAP_BUILD_FEATURES"
         case .tooFewPoints: return "MAP_BUILD_TOO_FEW_POINTS"
         case .tooThin: return "MAP_BUILD_TOO_THIN"
@@ -26,6 +30,14 @@ public enum MapBuildError: Error, Sendable, CustomStringConvertible {
         case .noFrames: return "no usable frames (every frame was skipped or the capture is empty)"
         case .captures(let m): return "invalid capture dataset: \(m)"
         case .image(let m): return "cannot read an image: \(m)"
+        case .imageSize(let name, let image, let camera):
+            let scale = Double(image.width) / Double(camera.width)
+            let sameShape = abs(Double(image.height) / Double(camera.height) - scale) < 0.01 * scale
+            return "\(name) is \(image.width)×\(image.height) pixels but its camera is \(camera.width)×\(camera.height)"
+                + (sameShape
+                    ? String(format: " (the same picture scaled by %.3g?)", scale)
+                        + ": give the images the cameras were calibrated on, or cameras for these images"
+                    : ": the image and its camera do not belong together")
         case .features(let m): return "feature extraction failed: \(m)"
         case .tooFewPoints(let n):
             return "only \(n) points could be triangulated; the captures need more overlap or texture"

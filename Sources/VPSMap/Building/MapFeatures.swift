@@ -29,6 +29,11 @@ struct MapFeatures {
                     return
                 }
                 let rgb = try loadImage(i)
+                let camera = frames[i].camera
+                guard rgb.width == camera.width, rgb.height == camera.height else {
+                    throw MapBuildError.imageSize(
+                        name: frames[i].name, image: (rgb.width, rgb.height), camera: (camera.width, camera.height))
+                }
                 let set = try extractor.extract(from: rgb.gray)
                 let value = (set, Self.colors(of: set, in: rgb))
                 cache?.set(frames[i].name, config, value)
@@ -44,6 +49,7 @@ struct MapFeatures {
             case .success(let (set, c)):
                 sets.append(set)
                 colors.append(c)
+            case .failure(let e as MapBuildError): throw e
             case .failure(let e as FeaturesError): throw .features("\(frames[i].name): \(e)")
             case .failure(let e): throw .image("\(frames[i].name): \(e)")
             case nil: throw .image("\(frames[i].name): not processed")

@@ -112,9 +112,10 @@ public enum BruteForceMatcher {
     /// ties included (the lower index first).
     static func kernelScan(_ queries: BinaryDescriptors, _ train: BinaryDescriptors, k: Int, columnMinima: Bool) -> Scan
     {
-        twoWayScan(queries.count, train.count, k: k, columnMinima: columnMinima) { forward in
-            forward ? HammingNearestTwo.nearest(queries, in: train) : HammingNearestTwo.nearest(train, in: queries)
-        }
+        twoWayScan(
+            queries.count, train.count, k: k, columnMinima: columnMinima,
+            rows: { HammingNearestTwo.nearest(queries, in: train) },
+            columns: { HammingNearestTwo.nearest(train, in: queries) })
     }
 
     /// `scan` for k ≤ 2 through the C kernels of `FloatNearestTwo` (AVX-512F / AVX2 + FMA at run time;
@@ -122,17 +123,19 @@ public enum BruteForceMatcher {
     /// ~20× slower). Distances come from |q|² + |t|² − 2 q·t, equal to the rows' to float rounding.
     static func kernelScan(_ queries: FloatDescriptors, _ train: FloatDescriptors, k: Int, columnMinima: Bool) -> Scan {
         precondition(queries.dimension == train.dimension, "descriptor dimensions differ")
-        return twoWayScan(queries.count, train.count, k: k, columnMinima: columnMinima) { forward in
-            forward ? FloatNearestTwo.nearest(queries, in: train) : FloatNearestTwo.nearest(train, in: queries)
-        }
+        return twoWayScan(
+            queries.count, train.count, k: k, columnMinima: columnMinima,
+            rows: { FloatNearestTwo.nearest(queries, in: train) },
+            columns: { FloatNearestTwo.nearest(train, in: queries) })
     }
 
-    /// Rows from a 2-nearest search query → train (`nearestTwo(true)`), column minima from the
-    /// search train → query (`nearestTwo(false)`), both with ties to the lower index.
+    /// Rows from a 2-nearest search query → train (`rows`), column minima from the search train →
+    /// query (`columns`, run only for the mutual check), both with ties to the lower index.
     private static func twoWayScan(
-        _ queryCount: Int, _ trainCount: Int, k: Int, columnMinima: Bool, nearestTwo: (Bool) -> NearestNeighbors
+        _ queryCount: Int, _ trainCount: Int, k: Int, columnMinima: Bool, rows: () -> NearestNeighbors,
+        columns: () -> NearestNeighbors
     ) -> Scan {
-        let two = nearestTwo(true)
+        let two = rows()
         var neighbors = two
         if k == 1 {
             neighbors = NearestNeighbors(k: 1, queryCount: queryCount)
@@ -148,7 +151,7 @@ public enum BruteForceMatcher {
         var columnBest = [Float](repeating: .infinity, count: columnMinima ? trainCount : 0)
         var columnSecond = columnBest
         if columnMinima && queryCount > 0 {
-            let reverse = nearestTwo(false)
+            let reverse = columns()
             for t in 0..<trainCount {
                 let found = reverse[t]
                 guard let first = found.first else { continue }

@@ -120,14 +120,13 @@ public enum Localizer {
     ///   the median error on real and simulated queries). Inliers crowded on one distant
     ///   plane pin the pose down poorly: on the simulated venues the wrong answer with the most
     ///   support (141 inliers, margin 14, 8° off) has σr 1.3°, correct answers a median of 0.06°.
-    ///   The position scale (8 cm) answers (confidence ≥ 0.2) only σp ≤ 11 cm, so that an error of
+    ///   The position scale (8 cm) answers (confidence ≥ 0.2) only σp ≤ 11.3 cm, so that an error of
     ///   4.4 σ stays inside the 0.5 m wrong-answer limit: on real images σ falls short of the error by
     ///   up to 3.9× where the map sees the query's surroundings only from far or at grazing angles
     ///   (a 4-frame rig on the development set scaled ×4, 0.52–0.59 m off at σp 13–15 cm; at 15 cm
     ///   those had confidence 0.5–0.6). A façade seen from 15 m has σp of 1–4 cm. First-order σ
-    ///   cannot see a second optimum: when one
-    ///   near the winner explains the matches about as well (`PoseAmbiguity.nearRival`), σ is at
-    ///   least their distance.
+    ///   cannot see a second optimum: when one near the winner explains the matches about as well
+    ///   (`PoseAmbiguity.nearRival`), σ is at least their distance.
     ///
     /// Calibrated on simulated venues (docs/EVALUATION.md): among answers with confidence ≥ 0.3 at
     /// most 1 % may be wrong (> 0.5 m or > 5°), at ≥ 0.2 at most 3 % (SPEC §18.2).

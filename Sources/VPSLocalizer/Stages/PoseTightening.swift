@@ -168,6 +168,14 @@ struct PoseTightening {
         for i in selected { flags[i] = true }
         inliers = flags
         inlierCount = selected.count
+        // A rig's σ rests on the frames whose correspondences confirm the pose themselves. A frame
+        // with a handful of tight inliers far from where the others see the map is a lever: the pose
+        // can turn about the well-seen region to fit a few chance matches there, and those matches
+        // then pin the turn down as if they were real (a rig 0.6 m and 5.8° off at σ 49 mm / 0.26°).
+        var perFrameTight = [Int](repeating: 0, count: frames.count)
+        for i in selected { perFrameTight[c.frames[i]] += 1 }
+        let confirmed = selected.filter { perFrameTight[c.frames[$0]] >= Self.minConfirmingInliers }
+        let informative = confirmed.count >= 6 ? confirmed : selected
         // Covariance: (JᵀWJ)⁻¹ σ², σ = 1 px in normalized units.
         let info =
             frames.count == 1
@@ -175,23 +183,8 @@ struct PoseTightening {
                 pose: pose, points: c.points, observations: observations, indices: selected, whitening: whitening)
             : reprojectionInformation(
                 rigFromWorld: pose, points: c.points, observations: observations, cameraIndices: c.frames,
-                camFromRig: camFromFirst, indices: selected, whitening: whitening)
-        // A rig's σ rests on the frames whose correspondences confirm the pose themselves. A frame
-        // with a handful of tight inliers far from where the others see the map is a lever: the pose
-        // can turn about the well-seen region to fit a few chance matches there, and those matches
-        // then pin the turn down as if they were real (a rig 0.6 m and 5.8° off at σ 49 mm / 0.26°).
-        let confirmedInfo: [Double]
-        var perFrameTight = [Int](repeating: 0, count: frames.count)
-        for i in selected { perFrameTight[c.frames[i]] += 1 }
-        let confirmed = selected.filter { perFrameTight[c.frames[$0]] >= Self.minConfirmingInliers }
-        if frames.count > 1, confirmed.count < selected.count, confirmed.count >= 6 {
-            confirmedInfo = reprojectionInformation(
-                rigFromWorld: pose, points: c.points, observations: observations, cameraIndices: c.frames,
-                camFromRig: camFromFirst, indices: confirmed, whitening: whitening)
-        } else {
-            confirmedInfo = info
-        }
-        guard selected.count >= 6, let cov = Self.invert6(confirmedInfo) else {
+                camFromRig: camFromFirst, indices: informative, whitening: whitening)
+        guard selected.count >= 6, let cov = Self.invert6(info) else {
             positionSigma = .infinity
             rotationSigmaDegrees = .infinity
             return

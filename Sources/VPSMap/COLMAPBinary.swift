@@ -27,12 +27,13 @@ public enum COLMAPBinary {
         var cameras = BinaryWriter()
         cameras.write(UInt64(model.cameras.count))
         for c in model.cameras {
-            let id = COLMAPModel.models.first { $0.name == c.modelName }?.id ?? 1
+            let (name, params) = COLMAPModel.written(c)
+            let id = COLMAPModel.models.first { $0.name == name }?.id ?? 1
             cameras.write(c.id)
             cameras.i32(id)
             cameras.write(UInt64(c.camera.width))
             cameras.write(UInt64(c.camera.height))
-            for p in COLMAPModel.parameters(of: c) { cameras.f64(p) }
+            for p in params { cameras.f64(p) }
         }
         var images = BinaryWriter()
         images.write(UInt64(model.images.count))

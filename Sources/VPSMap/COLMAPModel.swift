@@ -100,10 +100,16 @@ public struct COLMAPModel: Equatable, Sendable {
         self.points = points
     }
 
-    /// Model ids, names and parameter counts of the camera models this reader supports.
+    /// Model ids, names and parameter counts of the camera models this reader supports: every
+    /// model of COLMAP's `CameraModelId` 0–11.
     static let models: [(id: Int32, name: String, params: Int)] = [
         (0, "SIMPLE_PINHOLE", 3), (1, "PINHOLE", 4), (2, "SIMPLE_RADIAL", 4), (3, "RADIAL", 5), (4, "OPENCV", 8),
+        (5, "OPENCV_FISHEYE", 8), (6, "FULL_OPENCV", 12), (7, "FOV", 5), (8, "SIMPLE_RADIAL_FISHEYE", 4),
+        (9, "RADIAL_FISHEYE", 5), (10, "THIN_PRISM_FISHEYE", 12), (11, "RAD_TAN_THIN_PRISM_FISHEYE", 16),
     ]
+
+    /// The supported model names, for messages.
+    static var modelNames: String { models.map(\.name).joined(separator: ", ") }
 
     /// Builds a `Camera` from a COLMAP model name and parameter list.
     static func camera(model: String, width: Int, height: Int, params p: [Double]) throws(COLMAPError) -> Camera {
@@ -111,37 +117,46 @@ public struct COLMAPModel: Equatable, Sendable {
         guard p.count == spec.params, p.allSatisfy(\.isFinite) else {
             throw .malformed("camera \(model) needs \(spec.params) finite parameters, got \(p.count)")
         }
-        let camera: Camera
+        // Models with one focal length: f, cx, cy, then the distortion; the others fx, fy, cx, cy.
+        let single = ["SIMPLE_PINHOLE", "SIMPLE_RADIAL", "RADIAL", "SIMPLE_RADIAL_FISHEYE", "RADIAL_FISHEYE"]
+            .contains(model)
+        let (fx, fy, cx, cy) = single ? (p[0], p[0], p[1], p[2]) : (p[0], p[1], p[2], p[3])
+        let c = Array(p[(single ? 3 : 4)...])
+        let distortion: LensDistortion
         switch model {
-        case "SIMPLE_PINHOLE": camera = Camera(fx: p[0], fy: p[0], cx: p[1], cy: p[2], width: width, height: height)
-        case "PINHOLE": camera = Camera(fx: p[0], fy: p[1], cx: p[2], cy: p[3], width: width, height: height)
-        case "SIMPLE_RADIAL":
-            camera = Camera(
-                fx: p[0], fy: p[0], cx: p[1], cy: p[2], width: width, height: height, distortion: .simpleRadial(k: p[3])
-            )
-        case "RADIAL":
-            camera = Camera(
-                fx: p[0], fy: p[0], cx: p[1], cy: p[2], width: width, height: height,
-                distortion: .radial(k1: p[3], k2: p[4]))
-        default:
-            camera = Camera(
-                fx: p[0], fy: p[1], cx: p[2], cy: p[3], width: width, height: height,
-                distortion: .opencv(k1: p[4], k2: p[5], p1: p[6], p2: p[7]))
+        case "SIMPLE_RADIAL": distortion = .simpleRadial(k: c[0])
+        case "RADIAL": distortion = .radial(k1: c[0], k2: c[1])
+        case "OPENCV": distortion = .opencv(k1: c[0], k2: c[1], p1: c[2], p2: c[3])
+        case "OPENCV_FISHEYE": distortion = .openCVFisheye(k1: c[0], k2: c[1], k3: c[2], k4: c[3])
+        case "FULL_OPENCV":
+            distortion = .fullOpenCV(k1: c[0], k2: c[1], p1: c[2], p2: c[3], k3: c[4], k4: c[5], k5: c[6], k6: c[7])
+        case "FOV": distortion = .fov(omega: c[0])
+        case "SIMPLE_RADIAL_FISHEYE": distortion = .simpleRadialFisheye(k: c[0])
+        case "RADIAL_FISHEYE": distortion = .radialFisheye(k1: c[0], k2: c[1])
+        case "THIN_PRISM_FISHEYE":
+            distortion = .thinPrismFisheye(
+                k1: c[0], k2: c[1], p1: c[2], p2: c[3], k3: c[4], k4: c[5], sx1: c[6], sy1: c[7])
+        case "RAD_TAN_THIN_PRISM_FISHEYE": distortion = .radTanThinPrismFisheye(coefficients: c)
+        default: distortion = .none
         }
+        let camera = Camera(fx: fx, fy: fy, cx: cx, cy: cy, width: width, height: height, distortion: distortion)
         do { try camera.validate() } catch { throw .malformed("camera has invalid intrinsics (\(error))") }
         return camera
     }
 
-    /// COLMAP's parameter list for a camera entry.
-    static func parameters(of entry: CameraEntry) -> [Double] {
+    /// The model name and parameter list a camera entry is written with: focal length(s), principal
+    /// point, then the distortion's coefficients. An entry whose name does not describe its camera (a
+    /// `SIMPLE_RADIAL` name on a fisheye distortion) is written as `PINHOLE`, without distortion.
+    static func written(_ entry: CameraEntry) -> (name: String, params: [Double]) {
         let c = entry.camera
-        switch (entry.modelName, c.distortion) {
-        case ("SIMPLE_PINHOLE", _): return [c.fx, c.cx, c.cy]
-        case ("SIMPLE_RADIAL", .simpleRadial(let k)): return [c.fx, c.cx, c.cy, k]
-        case ("RADIAL", .radial(let k1, let k2)): return [c.fx, c.cx, c.cy, k1, k2]
-        case ("OPENCV", .opencv(let k1, let k2, let p1, let p2)): return [c.fx, c.fy, c.cx, c.cy, k1, k2, p1, p2]
-        default: return [c.fx, c.fy, c.cx, c.cy]
-        }
+        let spec = models.first { $0.name == entry.modelName }
+        let single = spec?.params == 3 + c.distortion.coefficients.count
+        let params = (single ? [c.fx, c.cx, c.cy] : [c.fx, c.fy, c.cx, c.cy]) + c.distortion.coefficients
+        // The list must read back as this camera under this name.
+        guard let back = try? camera(model: entry.modelName, width: c.width, height: c.height, params: params),
+            back.distortion == c.distortion, back.fx == c.fx, back.fy == c.fy
+        else { return ("PINHOLE", [c.fx, c.fy, c.cx, c.cy]) }
+        return (entry.modelName, params)
     }
 
     /// Checks cross-references: every image's camera exists, every track names an existing image
@@ -181,7 +196,7 @@ public enum COLMAPError: Error, Equatable, Sendable, CustomStringConvertible {
     case missingFile(String)
     /// The content does not parse.
     case malformed(String)
-    /// A camera model other than SIMPLE_PINHOLE, PINHOLE, SIMPLE_RADIAL, RADIAL, OPENCV.
+    /// A camera model this reader does not know (COLMAP's models 0–11 are known).
     case unsupportedCameraModel(String)
     /// Reading or writing failed.
     case io(String)
@@ -201,7 +216,7 @@ public enum COLMAPError: Error, Equatable, Sendable, CustomStringConvertible {
         case .missingFile(let f): return "COLMAP model file missing: \(f)"
         case .malformed(let m): return "COLMAP model malformed: \(m)"
         case .unsupportedCameraModel(let m):
-            return "unsupported COLMAP camera model \(m) (use SIMPLE_PINHOLE, PINHOLE, SIMPLE_RADIAL, RADIAL or OPENCV)"
+            return "unsupported COLMAP camera model \(m) (known: \(COLMAPModel.modelNames))"
         case .io(let m): return "COLMAP I/O error: \(m)"
         }
     }

@@ -23,8 +23,9 @@ public enum COLMAPText {
     public static func write(_ model: COLMAPModel, to folder: URL) throws(COLMAPError) {
         var cameras = "# Camera list with one line of data per camera:\n#   CAMERA_ID, MODEL, WIDTH, HEIGHT, PARAMS[]\n"
         for c in model.cameras {
-            let params = COLMAPModel.parameters(of: c).map { format($0) }.joined(separator: " ")
-            cameras += "\(c.id) \(c.modelName) \(c.camera.width) \(c.camera.height) \(params)\n"
+            let (name, values) = COLMAPModel.written(c)
+            let params = values.map { format($0) }.joined(separator: " ")
+            cameras += "\(c.id) \(name) \(c.camera.width) \(c.camera.height) \(params)\n"
         }
         var images = "# Image list with two lines of data per image:\n"
         images += "#   IMAGE_ID, QW, QX, QY, QZ, TX, TY, TZ, CAMERA_ID, NAME\n#   POINTS2D[] as (X, Y, POINT3D_ID)\n"

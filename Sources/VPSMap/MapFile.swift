@@ -258,40 +258,64 @@ public enum MapFile {
         return out
     }
 
-    static func writeCamera(_ c: Camera, _ w: inout BinaryWriter) {
-        var kind: UInt32 = 0
-        var d: [Double] = [0, 0, 0, 0]
-        switch c.distortion {
-        case .none: kind = 0
-        case .simpleRadial(let k):
-            kind = 1
-            d[0] = k
-        case .radial(let k1, let k2):
-            kind = 2
-            d[0] = k1
-            d[1] = k2
-        case .opencv(let k1, let k2, let p1, let p2):
-            kind = 3
-            d = [k1, k2, p1, p2]
+    /// Camera model numbers of the keyframe record, and their coefficient counts. Models 0–3 keep the
+    /// record of the first maps (four coefficient slots, unused ones 0); models 4–10 write exactly
+    /// their own coefficients.
+    static let cameraKinds: [(kind: UInt32, coefficients: Int)] = [
+        (0, 4), (1, 4), (2, 4), (3, 4), (4, 8), (5, 4), (6, 1), (7, 1), (8, 2), (9, 8), (10, 12),
+    ]
+
+    static func cameraKind(of d: LensDistortion) -> UInt32 {
+        switch d {
+        case .none: return 0
+        case .simpleRadial: return 1
+        case .radial: return 2
+        case .opencv: return 3
+        case .fullOpenCV: return 4
+        case .openCVFisheye: return 5
+        case .fov: return 6
+        case .simpleRadialFisheye: return 7
+        case .radialFisheye: return 8
+        case .thinPrismFisheye: return 9
+        case .radTanThinPrismFisheye: return 10
         }
+    }
+
+    static func writeCamera(_ c: Camera, _ w: inout BinaryWriter) {
+        let kind = cameraKind(of: c.distortion)
+        var d = c.distortion.coefficients
+        let slots = cameraKinds[Int(kind)].coefficients
+        d += [Double](repeating: 0, count: max(0, slots - d.count))
         w.write(kind)
-        for v in [c.fx, c.fy, c.cx, c.cy] + d { w.f64(v) }
+        for v in [c.fx, c.fy, c.cx, c.cy] + d.prefix(slots) { w.f64(v) }
         w.write(UInt32(clamping: c.width))
         w.write(UInt32(clamping: c.height))
     }
 
     static func readCamera(_ r: inout BinaryReader) throws -> Camera {
         let kind = try r.u32()
-        var v = [Double](repeating: 0, count: 8)
-        for i in 0..<8 { v[i] = try r.f64() }
+        guard let spec = cameraKinds.first(where: { $0.kind == kind }) else {
+            throw MapFileError.invalid("camera model \(kind)")
+        }
+        var v = [Double](repeating: 0, count: 4 + spec.coefficients)
+        for i in v.indices { v[i] = try r.f64() }
         let width = Int(try r.u32()), height = Int(try r.u32())
+        let c = Array(v[4...])
         let distortion: LensDistortion
         switch kind {
         case 0: distortion = .none
-        case 1: distortion = .simpleRadial(k: v[4])
-        case 2: distortion = .radial(k1: v[4], k2: v[5])
-        case 3: distortion = .opencv(k1: v[4], k2: v[5], p1: v[6], p2: v[7])
-        default: throw MapFileError.invalid("camera model \(kind)")
+        case 1: distortion = .simpleRadial(k: c[0])
+        case 2: distortion = .radial(k1: c[0], k2: c[1])
+        case 3: distortion = .opencv(k1: c[0], k2: c[1], p1: c[2], p2: c[3])
+        case 4: distortion = .fullOpenCV(k1: c[0], k2: c[1], p1: c[2], p2: c[3], k3: c[4], k4: c[5], k5: c[6], k6: c[7])
+        case 5: distortion = .openCVFisheye(k1: c[0], k2: c[1], k3: c[2], k4: c[3])
+        case 6: distortion = .fov(omega: c[0])
+        case 7: distortion = .simpleRadialFisheye(k: c[0])
+        case 8: distortion = .radialFisheye(k1: c[0], k2: c[1])
+        case 9:
+            distortion = .thinPrismFisheye(
+                k1: c[0], k2: c[1], p1: c[2], p2: c[3], k3: c[4], k4: c[5], sx1: c[6], sy1: c[7])
+        default: distortion = .radTanThinPrismFisheye(coefficients: c)
         }
         return Camera(fx: v[0], fy: v[1], cx: v[2], cy: v[3], width: width, height: height, distortion: distortion)
     }

@@ -217,8 +217,9 @@ enum MapCommand {
         Imports a COLMAP model (cameras/images/points3D as .bin or .txt in --model): its cameras and poses
         are kept, features are extracted from the images in --images and the points re-triangulated.
         --exclude leaves images out (repeatable; for leave-one-out evaluation); --scale multiplies the
-        model's units into metres (default 1). Every camera model of COLMAP's the project reads (PINHOLE,
-        SIMPLE_PINHOLE, SIMPLE_RADIAL, RADIAL, OPENCV) is honoured per image; each image must be the size
+        model's units into metres (default 1). Every COLMAP camera model (SIMPLE_PINHOLE, PINHOLE,
+        SIMPLE_RADIAL, RADIAL, OPENCV, FULL_OPENCV, the fisheye models OPENCV_FISHEYE, SIMPLE_RADIAL_FISHEYE,
+        RADIAL_FISHEYE, THIN_PRISM_FISHEYE, RAD_TAN_THIN_PRISM_FISHEYE, and FOV) is honoured per image; each image must be the size
         its camera gives (the images COLMAP saw, not their originals at another size: MAP_BUILD_IMAGE_SIZE).
         --verbose prints the build's funnel (pairs, matches, tracks, points and what each filter dropped),
         also kept in the map file.

@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 import VPSTestSupport
 
@@ -108,6 +109,30 @@ import VPSTestSupport
                 #expect((back - px).norm < 1e-7)
             }
         }
+        // COLMAP's fisheye, rational and field-of-view models on a wide lens (f 280 px on 640 × 480:
+        // corners about 55° off the axis).
+        let wide: [LensDistortion] = [
+            .fullOpenCV(k1: -0.2, k2: 0.05, p1: 0.001, p2: -0.001, k3: 0.01, k4: 0.1, k5: -0.02, k6: 0.003),
+            .openCVFisheye(k1: 0.05, k2: -0.01, k3: 0.002, k4: -0.0003), .fov(omega: 0.93),
+            .simpleRadialFisheye(k: 0.03), .radialFisheye(k1: 0.03, k2: -0.004),
+            .thinPrismFisheye(
+                k1: 0.02, k2: -0.003, p1: 0.0004, p2: -0.0002, k3: 0.0001, k4: 0, sx1: 0.0003, sy1: -0.0001),
+            .radTanThinPrismFisheye(coefficients: [
+                0.03, -0.005, 0.001, -0.0002, 0.00003, 0, 0.0002, -0.0003, 0.0004, -0.0001, 0.0002, 0.0001,
+            ]),
+        ]
+        for model in wide {
+            let camera = Camera(fx: 280, fy: 281, cx: 320.5, cy: 239.5, width: 640, height: 480, distortion: model)
+            for _ in 0..<1000 {
+                let px = Vec2(rng.uniform(0...640), rng.uniform(0...480))
+                guard let bearing = camera.unproject(px) else {
+                    Issue.record("unproject failed for \(model) at \(px)")
+                    continue
+                }
+                let back = camera.project(bearing * rng.uniform(1...20))!
+                #expect((back - px).norm < 1e-7)
+            }
+        }
         // Centre of the top-left pixel and the principal point.
         let pinhole = Camera(fx: 500, fy: 500, cx: 320, cy: 240, width: 640, height: 480)
         #expect(pinhole.project(Vec3(0, 0, 2)) == Vec2(320, 240))
@@ -119,6 +144,54 @@ import VPSTestSupport
         #expect(throws: Camera.ValidationError.badImageSize) {
             try Camera(fx: 1, fy: 1, cx: 0, cy: 0, width: 0, height: 1).validate()
         }
+    }
+
+    /// Each model's projection of one point against its formula evaluated by hand (COLMAP's
+    /// definitions), so a round trip of a wrong formula cannot pass.
+    @Test func cameraModelsMatchTheirDefinitions() {
+        let p = Vec3(0.6, -0.3, 1)  // u = 0.6, v = −0.3
+        let u = 0.6, v = -0.3, r2 = 0.45, r = 0.45.squareRoot()
+        let theta = atan(r), uu = u * theta / r, vv = v * theta / r, t2 = theta * theta
+        func pixel(_ d: LensDistortion) -> Vec2 {
+            Camera(fx: 300, fy: 310, cx: 320, cy: 240, width: 640, height: 480, distortion: d).project(p)!
+        }
+        func expectPixel(_ d: LensDistortion, _ x: Double, _ y: Double) {
+            #expect((pixel(d) - Vec2(300 * x + 320, 310 * y + 240)).norm < 1e-9, "\(d)")
+        }
+        let rational = (1 - 0.2 * r2 + 0.05 * r2 * r2 + 0.01 * r2 * r2 * r2) / (1 + 0.1 * r2)
+        expectPixel(
+            .fullOpenCV(k1: -0.2, k2: 0.05, p1: 0.001, p2: -0.002, k3: 0.01, k4: 0.1, k5: 0, k6: 0),
+            u * rational + 2 * 0.001 * u * v - 0.002 * (r2 + 2 * u * u),
+            v * rational + 2 * -0.002 * u * v + 0.001 * (r2 + 2 * v * v))
+        let fisheye = 1 + 0.05 * t2 - 0.01 * t2 * t2 + 0.002 * pow(t2, 3) - 0.0003 * pow(t2, 4)
+        expectPixel(.openCVFisheye(k1: 0.05, k2: -0.01, k3: 0.002, k4: -0.0003), uu * fisheye, vv * fisheye)
+        expectPixel(.simpleRadialFisheye(k: 0.03), uu * (1 + 0.03 * t2), vv * (1 + 0.03 * t2))
+        expectPixel(
+            .radialFisheye(k1: 0.03, k2: -0.004), uu * (1 + 0.03 * t2 - 0.004 * t2 * t2),
+            vv * (1 + 0.03 * t2 - 0.004 * t2 * t2))
+        let fov = atan(2 * r * tan(0.93 / 2)) / (r * 0.93)
+        expectPixel(.fov(omega: 0.93), u * fov, v * fov)
+        let prism = 1 + 0.02 * t2
+        expectPixel(
+            .thinPrismFisheye(k1: 0.02, k2: 0, p1: 0.0004, p2: -0.0002, k3: 0, k4: 0, sx1: 0.0003, sy1: -0.0001),
+            uu * prism + 2 * 0.0004 * uu * vv - 0.0002 * (t2 + 2 * uu * uu) + 0.0003 * t2,
+            vv * prism + 2 * -0.0002 * uu * vv + 0.0004 * (t2 + 2 * vv * vv) - 0.0001 * t2)
+        // Fisheye624: radial in θ² on the equidistant coordinates, then tangential and thin prism on those.
+        let radial = 1 + 0.4 * t2 - 0.5 * t2 * t2
+        let x = uu * radial, y = vv * radial, s2 = x * x + y * y
+        expectPixel(
+            .radTanThinPrismFisheye(coefficients: [
+                0.4, -0.5, 0, 0, 0, 0, 0.0002, -0.0003, 0.0004, -0.0001, 0.0002, 0.0001,
+            ]),
+            x + 2 * -0.0003 * x * y + 0.0002 * (s2 + 2 * x * x) + 0.0004 * s2 - 0.0001 * s2 * s2,
+            y + 2 * 0.0002 * x * y - 0.0003 * (s2 + 2 * y * y) + 0.0002 * s2 + 0.0001 * s2 * s2)
+        // Rays at or beyond 90° off the axis have no fisheye pixel to come from: a pixel that far out
+        // does not unproject.
+        let lens = Camera(
+            fx: 100, fy: 100, cx: 320, cy: 240, width: 640, height: 480,
+            distortion: .openCVFisheye(k1: 0, k2: 0, k3: 0, k4: 0))
+        #expect(lens.unproject(Vec2(320 + 100 * 1.6, 240)) == nil)
+        #expect(lens.unproject(Vec2(320 + 100 * 1.5, 240)) != nil)
     }
 
     @Test func matrixDecompositions() {

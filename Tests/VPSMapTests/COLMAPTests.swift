@@ -9,7 +9,7 @@ import VPSTestSupport
     /// A small model exercising every supported camera model, untriangulated keypoints and names with spaces.
     static func sampleModel(seed: String) -> COLMAPModel {
         var rng = SplitMix64(testName: seed)
-        let cameras: [COLMAPModel.CameraEntry] = [
+        let pinholes: [COLMAPModel.CameraEntry] = [
             .init(
                 id: 1, camera: Camera(fx: 500, fy: 500, cx: 320, cy: 240, width: 640, height: 480),
                 modelName: "SIMPLE_PINHOLE"),
@@ -34,8 +34,40 @@ import VPSTestSupport
                     distortion: .opencv(k1: -0.1, k2: 0.02, p1: 0.001, p2: -0.002)),
                 modelName: "OPENCV"),
         ]
+        // COLMAP's fisheye, rational and field-of-view models (ids 5–11).
+        let more: [(String, Bool, LensDistortion)] = [
+            ("OPENCV_FISHEYE", false, .openCVFisheye(k1: 0.05, k2: -0.01, k3: 0.002, k4: -0.0003)),
+            (
+                "FULL_OPENCV", false,
+                .fullOpenCV(k1: -0.2, k2: 0.05, p1: 0.001, p2: -0.001, k3: 0.01, k4: 0.1, k5: -0.02, k6: 0.003)
+            ),
+            ("FOV", false, .fov(omega: 0.93)),
+            ("SIMPLE_RADIAL_FISHEYE", true, .simpleRadialFisheye(k: 0.03)),
+            ("RADIAL_FISHEYE", true, .radialFisheye(k1: 0.03, k2: -0.004)),
+            (
+                "THIN_PRISM_FISHEYE", false,
+                .thinPrismFisheye(
+                    k1: 0.02, k2: -0.003, p1: 0.0004, p2: -0.0002, k3: 0.0001, k4: 0, sx1: 0.0003, sy1: -0.0001)
+            ),
+            (
+                "RAD_TAN_THIN_PRISM_FISHEYE", false,
+                .radTanThinPrismFisheye(coefficients: [
+                    0.4, -0.5, 0.1, 0.9, -1.5, 0.6, 0.0002, -0.0003, 0.0004, -0.0001, 0.0002, 0.0001,
+                ])
+            ),
+        ]
+        let cameras =
+            pinholes
+            + more.enumerated().map { k, m in
+                .init(
+                    id: UInt32(6 + k),
+                    camera: Camera(
+                        fx: 280, fy: m.1 ? 280 : 281.5, cx: 320.25, cy: 239.75, width: 640, height: 480,
+                        distortion: m.2),
+                    modelName: m.0)
+            }
         var images: [COLMAPModel.ImageEntry] = []
-        for id in UInt32(1)...6 {
+        for id in UInt32(1)...13 {
             let pose = Rigid3(rotation: rng.rotation(), translation: rng.vector(scale: 3))
             var pts: [(xy: Vec2, point3DID: UInt64?)] = []
             for k in 0..<5 {
@@ -44,7 +76,8 @@ import VPSTestSupport
             }
             images.append(
                 .init(
-                    id: id, cameraID: UInt32(1 + Int(id) % 5), name: "frames/img \(id).jpg", camFromWorld: pose,
+                    id: id, cameraID: UInt32(1 + Int(id) % cameras.count), name: "frames/img \(id).jpg",
+                    camFromWorld: pose,
                     points2D: pts))
         }
         var points: [COLMAPModel.PointEntry] = []

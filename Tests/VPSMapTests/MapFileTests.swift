@@ -7,7 +7,7 @@ import VPSTestSupport
 @testable import VPSMap
 
 @Suite struct MapFileTests {
-    static func sampleMap(seed: String, points: Int = 500, keyframes: Int = 6) -> MapData {
+    static func sampleMap(seed: String, points: Int = 500, keyframes: Int = 12) -> MapData {
         var rng = SplitMix64(testName: seed)
         let d = 32
         var map = MapData(
@@ -22,6 +22,12 @@ import VPSTestSupport
         }
         let cameras: [LensDistortion] = [
             .none, .simpleRadial(k: -0.1), .radial(k1: 0.01, k2: -0.002), .opencv(k1: 0.1, k2: 0, p1: 0.001, p2: 0),
+            .fullOpenCV(k1: -0.2, k2: 0.05, p1: 0.001, p2: -0.001, k3: 0.01, k4: 0.1, k5: -0.02, k6: 0.003),
+            .openCVFisheye(k1: 0.05, k2: -0.01, k3: 0.002, k4: -0.0003), .fov(omega: 0.93),
+            .simpleRadialFisheye(k: 0.03), .radialFisheye(k1: 0.03, k2: -0.004),
+            .thinPrismFisheye(
+                k1: 0.02, k2: -0.003, p1: 0.0004, p2: -0.0002, k3: 0.0001, k4: 0, sx1: 0.0003, sy1: -0.0001),
+            .radTanThinPrismFisheye(coefficients: (1...12).map { Double($0) * 1e-3 }),
         ]
         for k in 0..<keyframes {
             let m = 50 + k
@@ -29,7 +35,8 @@ import VPSTestSupport
                 Keyframe(
                     id: UInt32(k * 3), name: "images/frame \(k).jpg",
                     camera: Camera(
-                        fx: 500, fy: 501, cx: 320, cy: 240, width: 640, height: 480, distortion: cameras[k % 4]),
+                        fx: 500, fy: 501, cx: 320, cy: 240, width: 640, height: 480,
+                        distortion: cameras[k % cameras.count]),
                     camFromMap: Rigid3(rotation: rng.rotation(), translation: rng.vector(scale: 3)),
                     keypoints: (0..<m).map { _ in SIMD2<Float>(Float(rng.uniform(0...640)), Float(rng.uniform(0...480)))
                     },

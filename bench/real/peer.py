@@ -44,8 +44,11 @@ import numpy as np  # noqa: E402
 import poselib  # noqa: E402
 
 RATIO, MAP_VIEWS, TRI_PX, POSE_PX, MIN_INLIERS, N_FEATURES = 0.8, 4, 2.0, 4.0, 12, 2000
-# Supported COLMAP models -> number of leading focal/principal parameters (the rest: k1 k2 p1 p2).
-MODELS = {"SIMPLE_PINHOLE": 3, "PINHOLE": 4, "SIMPLE_RADIAL": 3, "RADIAL": 3, "OPENCV": 4}
+# Supported COLMAP models -> number of leading focal/principal parameters (the rest: OpenCV's distortion
+# coefficients k1 k2 p1 p2 [k3 k4 k5 k6], or for OPENCV_FISHEYE cv2.fisheye's k1 k2 k3 k4) — the models
+# both OpenCV and PoseLib know.
+MODELS = {"SIMPLE_PINHOLE": 3, "PINHOLE": 4, "SIMPLE_RADIAL": 3, "RADIAL": 3, "OPENCV": 4, "FULL_OPENCV": 4,
+          "OPENCV_FISHEYE": 4}
 
 
 def read_model(sparse: Path) -> tuple[dict, list[dict]]:
@@ -58,9 +61,10 @@ def read_model(sparse: Path) -> tuple[dict, list[dict]]:
         p = [float(x) for x in p]
         n = MODELS[model]  # KeyError = unsupported model
         fx, fy, cx, cy = (p[0], p[0], p[1], p[2]) if n == 3 else p[:4]
-        dist = np.zeros(4)
+        dist = np.zeros(max(4, len(p) - n))
         dist[: len(p) - n] = p[n:]
         cams[int(cid)] = {"K": np.array([[fx, 0, cx], [0, fy, cy], [0, 0, 1.0]]), "dist": dist,
+                          "fisheye": model == "OPENCV_FISHEYE",
                           "poselib": {"model": model, "width": int(w), "height": int(h), "params": p}}
     images, lines = [], (sparse / "images.txt").read_text().splitlines()
     rows = [ln for ln in lines if not ln.startswith("#")]
@@ -92,7 +96,9 @@ def extract(path: Path, feature: str, cam: dict) -> dict:
     raw = np.array([k.pt for k in kps], dtype=np.float64).reshape(-1, 2)
     seconds = time.perf_counter() - start
     und = raw
-    if len(raw) and np.any(cam["dist"]):
+    if len(raw) and cam["fisheye"]:
+        und = cv2.fisheye.undistortPoints(raw.reshape(-1, 1, 2), cam["K"], cam["dist"], P=cam["K"]).reshape(-1, 2)
+    elif len(raw) and np.any(cam["dist"]):
         und = cv2.undistortPoints(raw.reshape(-1, 1, 2), cam["K"], cam["dist"], P=cam["K"]).reshape(-1, 2)
     return {"raw": raw, "und": und, "desc": desc, "s": seconds}
 

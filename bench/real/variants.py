@@ -10,6 +10,8 @@ PINHOLE cameras, as ``../shared/data/real-dev``) and writes, per scene, under ``
   intrinsics and pose turned with it), the rest as they were;
 - ``<scene>-distort``: each image warped through an OPENCV lens model (k1 = 0.12 or −0.18 on
   alternate images, k2 = 0.04, small tangential terms), the model written as OPENCV;
+- ``<scene>-fisheye``: wider lenses of COLMAP's other models — even images through OPENCV_FISHEYE
+  (focal length 0.8×, black where the original saw nothing), odd ones through FULL_OPENCV (rational);
 - ``<scene>-tiny``, ``<scene>-large`` and ``<scene>-huge``: the same images with the world scaled by
   0.02, 4 and 30 (a tabletop, a courtyard and a city block seen the same way; errors scale with it;
   counts need not fall until σ nears the 0.5 m wrong-answer limit).
@@ -106,6 +108,32 @@ def distorted(image: dict, k1: float, k2: float, p1: float, p2: float) -> dict:
     return out
 
 
+def fisheye(image: dict, rational: bool) -> dict:
+    """The image as a wider lens would have taken it: OpenCV's fisheye model (COLMAP OPENCV_FISHEYE,
+    focal length 0.8×, k = 0.03, −0.01, 0.002, 0) or, with ``rational``, OpenCV's rational model
+    (COLMAP FULL_OPENCV: k1..k6 = −0.25, 0.06, 0.01, 0.05, 0, 0, p1 = 0.0005, p2 = −0.0004)."""
+    _, w, h, (fx, fy, cx, cy) = image["cam"]
+    K = np.array([[fx, 0, cx - 0.5], [0, fy, cy - 0.5], [0, 0, 1.0]])  # OpenCV's pixel convention
+    uu, vv = np.meshgrid(np.arange(w, dtype=np.float64), np.arange(h, dtype=np.float64))
+    grid = np.stack([uu.ravel(), vv.ravel()], 1).reshape(-1, 1, 2)
+    criteria = (cv2.TERM_CRITERIA_COUNT | cv2.TERM_CRITERIA_EPS, 50, 1e-9)
+    if rational:
+        coeffs = [-0.25, 0.06, 0.0005, -0.0004, 0.01, 0.05, 0.0, 0.0]  # k1 k2 p1 p2 k3 k4 k5 k6
+        cam = ("FULL_OPENCV", w, h, [fx, fy, cx, cy, *coeffs])
+        source = cv2.undistortPoints(grid, K, np.array(coeffs), P=K, criteria=criteria).reshape(h, w, 2)
+    else:
+        coeffs = [0.03, -0.01, 0.002, 0.0]
+        Kf = K.copy()
+        Kf[0, 0], Kf[1, 1] = 0.8 * fx, 0.8 * fy
+        cam = ("OPENCV_FISHEYE", w, h, [0.8 * fx, 0.8 * fy, cx, cy, *coeffs])
+        source = cv2.fisheye.undistortPoints(grid, Kf, np.array(coeffs), P=K).reshape(h, w, 2)
+    out = dict(image)
+    out["pixels"] = cv2.remap(image["pixels"], source[..., 0].astype(np.float32), source[..., 1].astype(np.float32),
+                              cv2.INTER_CUBIC, borderMode=cv2.BORDER_CONSTANT)
+    out["cam"] = cam
+    return out
+
+
 def world_scaled(image: dict, s: float) -> dict:
     out = dict(image)
     out["t"] = image["t"] * s
@@ -146,10 +174,11 @@ def main() -> None:
             for i, im in enumerate(images)])
         write(args.out / f"{name}-distort", [
             distorted(loaded(im), -0.18 if i % 2 else 0.12, 0.04, 0.001, -0.0008) for i, im in enumerate(images)])
+        write(args.out / f"{name}-fisheye", [fisheye(loaded(im), rational=bool(i % 2)) for i, im in enumerate(images)])
         write(args.out / f"{name}-tiny", [world_scaled(loaded(im), 0.02) for im in images])
         write(args.out / f"{name}-large", [world_scaled(loaded(im), 4.0) for im in images])
         write(args.out / f"{name}-huge", [world_scaled(loaded(im), 30.0) for im in images])
-        print(f"variants: {name} -> {args.out}/{name}-{{half,mixcam,distort,tiny,large,huge}}")
+        print(f"variants: {name} -> {args.out}/{name}-{{half,mixcam,distort,fisheye,tiny,large,huge}}")
 
 
 if __name__ == "__main__":

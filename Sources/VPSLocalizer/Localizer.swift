@@ -282,50 +282,24 @@ struct LocalizationRun {
             winner: pose, neighbors: neighbors, matches: matches, query: query, map: map,
             probeWholeMap: search.restricted, ambiguity: reference, options: options)
         lap("rivals")
-        // Rigs compare raw inliers (below), so a rig pose that verification by projection re-estimated
-        // is compared by the descriptor inliers it was found with: on the corridor venue a rig pose
-        // 9 m and 160° off rested on 20 of 485 matches, projection raised it to 86, and against a
-        // rival search that found nothing it read as margin 8.6.
-        var support = single || funnel.guidedMatches == 0 ? result.inlierCount : funnel.ransacInliers
-        var competitor = rival.inliers
-        if single, options.guidedMatching {
-            // Compare like with like: a twin place found from a handful of second neighbours has far
-            // more support than they show; both poses are measured by the correspondences they predict.
-            // A rival the projection pulls onto the winner was a fragment of it, not a second place.
-            // The three strongest rivals are measured (a meaningless pose can draw more raw inliers
-            // from its candidates than a real second place).
-            // (Rigs compare raw inliers: on repeated floor tiles each frame has a distinct partial
-            // competitor of ~90 inliers beside a correct winner of ~570 per frame, which projection
-            // would inflate; four views must agree on one transform, so a twin place rarely wins.)
-            var strongest: ProjectionVerification.Verified?
-            for candidate in rival.found.prefix(3) where candidate.inliers >= 10 {
-                guard
-                    let verified = verification.verify(
-                        pose: candidate.pose, support: 0, weightByScale: options.weightByScale,
-                        options: options.pose),
-                    let p = verified.result.camFromWorld, RivalSearch.isDistinct(p, from: pose)
-                else { continue }
-                if verified.support > (strongest?.support ?? 0) { strongest = verified }
-            }
-            // A rival its own predictions do not confirm is no place (a pose from far away compresses
-            // the map into a few pixels, where chance matches abound): only confirmed rivals count.
-            competitor = 0
-            if let verified = strongest {
-                competitor = verified.support
-                if options.keepCorrespondences, let rivalPose = verified.result.camFromWorld {
-                    // Diagnostics (a pass over the map each): what each pose predicts.
-                    funnel.competitorVisible = verification.visibleCount(rivalPose)
-                    funnel.supportVisible = verification.visibleCount(pose)
-                }
-                if funnel.guidedMatches == 0 {
-                    support =
-                        verification.verify(
-                            pose: pose, support: 0, weightByScale: options.weightByScale, options: options.pose)?
-                        .support ?? support
-                }
-                // A rival that explains more than the winner leaves a margin below 1: the answer is
-                // withheld (confidence 0) rather than swapped — a rival's support on repeated
-                // texture is no better evidence than the winner's.
+        // Like with like: a twin place found from a handful of second neighbours has far more support
+        // than they show, so both poses are measured by the correspondences they predict (`verified`).
+        // A rig is held to the raw comparison as well — its descriptor inliers (those the pose was
+        // found with) against the rival's inliers among the candidates — and the lower margin counts:
+        // on the corridor venue a rig pose 9 m and 160° off rested on 20 of 485 matches, projection
+        // raised it to 86, and against a rival search that found nothing it read as margin 8.6 (raw:
+        // 2.0); on entry-P10 seen through a fisheye lens, a rig whose own place the map covered from
+        // far answered the façade's repeat 12 m away at raw margin 2.6, where its verified margin is 1.3.
+        let verified = options.guidedMatching ? verifiedComparison(pose, rival, verification, options) : nil
+        var support = verified?.support ?? result.inlierCount
+        var competitor = verified?.competitor ?? rival.inliers
+        if !single {
+            let rawSupport = funnel.guidedMatches == 0 ? result.inlierCount : funnel.ransacInliers
+            if verified == nil
+                || Double(rawSupport) / Double(max(10, rival.inliers)) < Double(support) / Double(max(10, competitor))
+            {
+                support = rawSupport
+                competitor = rival.inliers
             }
         }
         funnel.competitorInliers = competitor
@@ -337,5 +311,42 @@ struct LocalizationRun {
             inliers: result.inlierCount, margin: inlierMargin!, positionSigma: positionSigma,
             rotationSigmaDegrees: rotationSigmaDegrees, descriptorInliers: funnel.ransacInliers)
         lap("margin")
+    }
+}
+
+extension LocalizationRun {
+    /// The winner's and its strongest rival's support by projection (`ProjectionVerification`).
+    ///
+    /// The three strongest rivals are measured (a meaningless pose can draw more raw inliers from its
+    /// candidates than a real second place); a rival its own predictions do not confirm, or that
+    /// projection pulls onto the winner (a fragment of it), is no place: competitor 0. A rival that
+    /// explains more than the winner leaves a margin below 1: the answer is withheld (confidence 0)
+    /// rather than swapped — a rival's support on repeated texture is no better evidence than the
+    /// winner's.
+    fileprivate mutating func verifiedComparison(
+        _ pose: CameraPose, _ rival: RivalSearch, _ verification: ProjectionVerification, _ options: LocalizerOptions
+    ) -> (support: Int, competitor: Int) {
+        var strongest: ProjectionVerification.Verified?
+        for candidate in rival.found.prefix(3) where candidate.inliers >= 10 {
+            guard
+                let verified = verification.verify(
+                    pose: candidate.pose, support: 0, weightByScale: options.weightByScale, options: options.pose),
+                let p = verified.result.camFromWorld, RivalSearch.isDistinct(p, from: pose)
+            else { continue }
+            if verified.support > (strongest?.support ?? 0) { strongest = verified }
+        }
+        guard let strongest else { return (inliers, 0) }
+        if options.keepCorrespondences, let rivalPose = strongest.result.camFromWorld {
+            // Diagnostics (a pass over the map each): what each pose predicts.
+            funnel.competitorVisible = verification.visibleCount(rivalPose)
+            funnel.supportVisible = verification.visibleCount(pose)
+        }
+        // A pose descriptors found is measured by projection too (a verified one already was).
+        let support =
+            funnel.guidedMatches > 0
+            ? inliers
+            : verification.verify(pose: pose, support: 0, weightByScale: options.weightByScale, options: options.pose)?
+                .support ?? inliers
+        return (support, strongest.support)
     }
 }

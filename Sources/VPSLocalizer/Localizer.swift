@@ -113,8 +113,9 @@ public enum Localizer {
     ///   ramp from 1.6, where that fix has 0.18), while a façade whose pattern repeats at its
     ///   period lends a shifted pose part of the winner's support (margins 2.2–4 for right answers
     ///   on entry-P10, the shifted pose explaining a third of what the winner does). A rig's margin
-    ///   compares raw with raw: its rivals' inliers among the candidates against the winner's
-    ///   descriptor inliers;
+    ///   is the lower of that comparison and the raw one — its rival's inliers among the candidates
+    ///   against the winner's descriptor inliers — since projection can also inflate a wrong rig pose
+    ///   found from a few matches;
     /// - conditioning: σp, σr are the first-order position (metres) and rotation (degrees)
     ///   uncertainty for the noise the inliers' residuals show (`PoseTightening`; about one σ is
     ///   the median error on real and simulated queries). Inliers crowded on one distant
@@ -290,7 +291,17 @@ struct LocalizationRun {
         // raised it to 86, and against a rival search that found nothing it read as margin 8.6 (raw:
         // 2.0); on entry-P10 seen through a fisheye lens, a rig whose own place the map covered from
         // far answered the façade's repeat 12 m away at raw margin 2.6, where its verified margin is 1.3.
-        let verified = options.guidedMatching ? verifiedComparison(pose, rival, verification, options) : nil
+        let verified =
+            options.guidedMatching
+            ? Self.verifiedComparison(
+                pose, support: result.inlierCount, verifiedAlready: funnel.guidedMatches > 0, rival: rival,
+                verification: verification, options: options)
+            : nil
+        if options.keepCorrespondences, let rivalPose = verified?.rival {
+            // Diagnostics (a pass over the map each): what each pose predicts.
+            funnel.competitorVisible = verification.visibleCount(rivalPose)
+            funnel.supportVisible = verification.visibleCount(pose)
+        }
         var support = verified?.support ?? result.inlierCount
         var competitor = verified?.competitor ?? rival.inliers
         if !single {
@@ -315,7 +326,8 @@ struct LocalizationRun {
 }
 
 extension LocalizationRun {
-    /// The winner's and its strongest rival's support by projection (`ProjectionVerification`).
+    /// The winner's and its strongest rival's support by projection (`ProjectionVerification`), and
+    /// the rival's pose.
     ///
     /// The three strongest rivals are measured (a meaningless pose can draw more raw inliers from its
     /// candidates than a real second place); a rival its own predictions do not confirm, or that
@@ -323,9 +335,10 @@ extension LocalizationRun {
     /// explains more than the winner leaves a margin below 1: the answer is withheld (confidence 0)
     /// rather than swapped — a rival's support on repeated texture is no better evidence than the
     /// winner's.
-    fileprivate mutating func verifiedComparison(
-        _ pose: CameraPose, _ rival: RivalSearch, _ verification: ProjectionVerification, _ options: LocalizerOptions
-    ) -> (support: Int, competitor: Int) {
+    fileprivate static func verifiedComparison(
+        _ pose: CameraPose, support: Int, verifiedAlready: Bool, rival: RivalSearch,
+        verification: ProjectionVerification, options: LocalizerOptions
+    ) -> (support: Int, competitor: Int, rival: CameraPose?) {
         var strongest: ProjectionVerification.Verified?
         for candidate in rival.found.prefix(3) where candidate.inliers >= 10 {
             guard
@@ -335,18 +348,13 @@ extension LocalizationRun {
             else { continue }
             if verified.support > (strongest?.support ?? 0) { strongest = verified }
         }
-        guard let strongest else { return (inliers, 0) }
-        if options.keepCorrespondences, let rivalPose = strongest.result.camFromWorld {
-            // Diagnostics (a pass over the map each): what each pose predicts.
-            funnel.competitorVisible = verification.visibleCount(rivalPose)
-            funnel.supportVisible = verification.visibleCount(pose)
-        }
-        // A pose descriptors found is measured by projection too (a verified one already was).
-        let support =
-            funnel.guidedMatches > 0
-            ? inliers
+        guard let strongest else { return (support, 0, nil) }
+        // A pose descriptors found is measured by projection too (`verifiedAlready`: it was).
+        let measured =
+            verifiedAlready
+            ? support
             : verification.verify(pose: pose, support: 0, weightByScale: options.weightByScale, options: options.pose)?
-                .support ?? inliers
-        return (support, strongest.support)
+                .support ?? support
+        return (measured, strongest.support, strongest.result.camFromWorld)
     }
 }

@@ -12,6 +12,10 @@ PINHOLE cameras, as ``../shared/data/real-dev``) and writes, per scene, under ``
   alternate images, k2 = 0.04, small tangential terms), the model written as OPENCV;
 - ``<scene>-fisheye``: wider lenses of COLMAP's other models — even images through OPENCV_FISHEYE
   (focal length 0.8×, black where the original saw nothing), odd ones through FULL_OPENCV (rational);
+- ``<scene>-exposure``: gamma 0.6 / 1.0 / 1.7 in turn, a gain of 0.7–1.3 and a colour cast per image
+  (cameras that render the same light differently);
+- ``<scene>-zoom``: every second image the central 60 % scaled back to full size (a 1.67× longer lens);
+- ``<scene>-noise``: Gaussian noise of σ 8 grey levels after a slight blur (a small sensor in dim light);
 - ``<scene>-tiny``, ``<scene>-large`` and ``<scene>-huge``: the same images with the world scaled by
   0.02, 4 and 30 (a tabletop, a courtyard and a city block seen the same way; errors scale with it;
   counts need not fall until σ nears the 0.5 m wrong-answer limit).
@@ -134,6 +138,39 @@ def fisheye(image: dict, rational: bool) -> dict:
     return out
 
 
+def exposed(image: dict, index: int) -> dict:
+    """Another camera's rendering of the same light: gamma 0.6 / 1.0 / 1.7 in turn, a gain of 0.7–1.3 and a
+    colour cast of up to ±12 % per channel (seeded by the image's index)."""
+    rng = np.random.default_rng(1000 + index)
+    gamma = (0.6, 1.0, 1.7)[index % 3]
+    gain = rng.uniform(0.7, 1.3) * rng.uniform(0.88, 1.12, size=3)
+    x = (image["pixels"].astype(np.float64) / 255.0) ** gamma * gain
+    out = dict(image)
+    out["pixels"] = np.clip(x * 255.0 + 0.5, 0, 255).astype(np.uint8)
+    return out
+
+
+def zoomed(image: dict, s: float) -> dict:
+    """A longer lens: the central fraction ``s`` of the image, scaled back to full size (focal length / s)."""
+    _, w, h, (fx, fy, cx, cy) = image["cam"]
+    x0, y0 = w * (1 - s) / 2, h * (1 - s) / 2
+    # Output pixel (u, v) in COLMAP's convention sees input (x0 + s·u, y0 + s·v).
+    M = np.array([[s, 0, x0 + 0.5 * s - 0.5], [0, s, y0 + 0.5 * s - 0.5]])
+    out = dict(image)
+    out["pixels"] = cv2.warpAffine(image["pixels"], M, (w, h), flags=cv2.INTER_CUBIC | cv2.WARP_INVERSE_MAP)
+    out["cam"] = ("PINHOLE", w, h, [fx / s, fy / s, (cx - x0) / s, (cy - y0) / s])
+    return out
+
+
+def noisy(image: dict, index: int) -> dict:
+    """A small sensor in dim light: Gaussian noise of σ 8 grey levels and a slight blur (σ 0.8 px)."""
+    rng = np.random.default_rng(2000 + index)
+    x = cv2.GaussianBlur(image["pixels"], (0, 0), 0.8).astype(np.float64)
+    out = dict(image)
+    out["pixels"] = np.clip(x + rng.normal(0, 8, x.shape) + 0.5, 0, 255).astype(np.uint8)
+    return out
+
+
 def world_scaled(image: dict, s: float) -> dict:
     out = dict(image)
     out["t"] = image["t"] * s
@@ -175,10 +212,13 @@ def main() -> None:
         write(args.out / f"{name}-distort", [
             distorted(loaded(im), -0.18 if i % 2 else 0.12, 0.04, 0.001, -0.0008) for i, im in enumerate(images)])
         write(args.out / f"{name}-fisheye", [fisheye(loaded(im), rational=bool(i % 2)) for i, im in enumerate(images)])
+        write(args.out / f"{name}-exposure", [exposed(loaded(im), i) for i, im in enumerate(images)])
+        write(args.out / f"{name}-zoom", [zoomed(loaded(im), 0.6) if i % 2 else loaded(im) for i, im in enumerate(images)])
+        write(args.out / f"{name}-noise", [noisy(loaded(im), i) for i, im in enumerate(images)])
         write(args.out / f"{name}-tiny", [world_scaled(loaded(im), 0.02) for im in images])
         write(args.out / f"{name}-large", [world_scaled(loaded(im), 4.0) for im in images])
         write(args.out / f"{name}-huge", [world_scaled(loaded(im), 30.0) for im in images])
-        print(f"variants: {name} -> {args.out}/{name}-{{half,mixcam,distort,fisheye,tiny,large,huge}}")
+        print(f"variants: {name} -> {args.out}/{name}-{{half,mixcam,distort,fisheye,exposure,zoom,noise,tiny,large,huge}}")
 
 
 if __name__ == "__main__":

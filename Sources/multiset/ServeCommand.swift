@@ -40,6 +40,7 @@ enum ServeCommand {
             print(usage)
             return 0
         }
+        let stopSignals = StopSignals.block()
         let host = args.string("host") ?? "127.0.0.1"
         let port = try args.int("port", default: 8080)
         let path = args.string("data") ?? ".multiset"
@@ -116,6 +117,10 @@ enum ServeCommand {
         let resumable = data?.resumableBuilds ?? []
         service.resumeBuilds(resumable)
         let source = backend.map { _ in "PostgreSQL, cache \(config.dataDirectory)" } ?? "data \(config.dataDirectory)"
+        // Stop on SIGINT/SIGTERM: blocked in every thread since the start of `run` (`StopSignals`),
+        // so one sent the moment the URL below is read stays pending until this thread takes it.
+        let stop = DispatchSemaphore(value: 0)
+        stopSignals.wait { stop.signal() }
         // Unbuffered, so a supervisor reading a pipe sees the URL at once.
         FileHandle.standardOutput.write(
             Data("multiset serve: listening on http://\(host):\(server.port)/v1 (\(source), \(threads) threads)\n".utf8)
@@ -125,22 +130,11 @@ enum ServeCommand {
                 Data("multiset serve: building \(resumable.count) interrupted upload(s) again\n".utf8))
         }
 
-        // Stop on SIGINT/SIGTERM.
-        signal(SIGINT, SIG_IGN)
-        signal(SIGTERM, SIG_IGN)
-        let stop = DispatchSemaphore(value: 0)
-        let sources = [SIGINT, SIGTERM].map { sig -> DispatchSourceSignal in
-            let s = DispatchSource.makeSignalSource(signal: sig, queue: .global())
-            s.setEventHandler { stop.signal() }
-            s.resume()
-            return s
-        }
         stop.wait()
         print("multiset serve: stopping (queries answer 503, interrupted builds resume at the next start)")
         server.quiesce()
         service.shutdown()
         server.stop(graceSeconds: 1.5)
-        sources.forEach { $0.cancel() }
         print("multiset serve: stopped")
         withExtendedLifetime((data, backend)) {}
         return 0

@@ -31,6 +31,7 @@ enum WorkerCommand {
             print(usage)
             return 0
         }
+        let stopSignals = StopSignals.block()
         guard let conninfo = args.string("postgres") else { throw UsageError("worker needs --postgres\n\(usage)") }
         let work = args.string("work") ?? ".multiset-worker"
         let host = ProcessInfo.processInfo.hostName
@@ -58,18 +59,11 @@ enum WorkerCommand {
         }
         let worker = try BuildWorker(cluster: cluster, settings: settings, log: say)
 
-        signal(SIGINT, SIG_IGN)
-        signal(SIGTERM, SIG_IGN)
         let stopping = Atomic<Bool>(false)
         let wake = DispatchSemaphore(value: 0)
-        let sources = [SIGINT, SIGTERM].map { sig -> DispatchSourceSignal in
-            let s = DispatchSource.makeSignalSource(signal: sig, queue: .global())
-            s.setEventHandler {
-                stopping.store(true, ordering: .relaxed)
-                wake.signal()
-            }
-            s.resume()
-            return s
+        stopSignals.wait {
+            stopping.store(true, ordering: .relaxed)
+            wake.signal()
         }
         say("\(name) waiting for builds (lease \(Int(lease)) s)")
         while !stopping.load(ordering: .relaxed) {
@@ -93,7 +87,6 @@ enum WorkerCommand {
             }
             if once { break }
         }
-        sources.forEach { $0.cancel() }
         say("stopped")
         return 0
     }

@@ -1,3 +1,4 @@
+import Dispatch
 import Foundation
 import Testing
 import VPSProtocol
@@ -133,7 +134,41 @@ import FoundationNetworking
         #expect(
             (response as? HTTPURLResponse)?.statusCode == 200 && String(decoding: health, as: UTF8.self).contains("ok"))
         kill(process.processIdentifier, SIGTERM)
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0)
+        #expect(Self.exitStatus(process) == 0)
+    }
+
+    /// Was: the stop signals were handled only after the URL was announced — a SIGTERM sent the
+    /// moment it was read could kill the server outright (before it ignored the signal) or be lost
+    /// (after it ignored it, before its signal source was live), and the server ran on; the test above
+    /// hung on that once. Now they are blocked from the command's start and taken by `sigwait`.
+    @Test func serveStopsOnASIGTERMSentTheMomentItListens() throws {
+        guard let binary = UploadTests.locateBinary() else {
+            Issue.record("build the multiset product first (swift build)")
+            return
+        }
+        for _ in 0..<5 {
+            let root = FileManager.default.temporaryDirectory.appendingPathComponent("serve-\(UUID().uuidString)")
+            defer { try? FileManager.default.removeItem(at: root) }
+            let (process, served) = try startServe(binary, data: root.path)
+            #expect(!served.isEmpty)
+            kill(process.processIdentifier, SIGTERM)
+            #expect(Self.exitStatus(process) == 0)
+        }
+    }
+
+    /// The process's exit status; a process still running 30 s on is killed (status 9) rather than
+    /// left to hang the suite.
+    static func exitStatus(_ process: Process) -> Int32 {
+        let pid = process.processIdentifier
+        let done = DispatchSemaphore(value: 0)
+        DispatchQueue.global().async {
+            process.waitUntilExit()
+            done.signal()
+        }
+        if done.wait(timeout: .now() + 30) == .timedOut {
+            kill(pid, SIGKILL)
+            done.wait()
+        }
+        return process.terminationStatus
     }
 }

@@ -86,9 +86,12 @@ public enum Multipart {
     /// The Content-Type header value for `boundary`.
     public static func contentType(boundary: String) -> String { "multipart/form-data; boundary=\(boundary)" }
 
+    /// A name or file name as the WHATWG form-data encoding writes it inside quotes: `"` as `%22`, CR
+    /// as `%0D`, LF as `%0A`; a backslash stays a backslash (browsers, curl and Python's clients do the
+    /// same, so `parameter(_:in:)` reads all of them alike).
     static func escape(_ s: String) -> String {
-        s.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"")
-            .replacingOccurrences(of: "\r", with: "").replacingOccurrences(of: "\n", with: "")
+        s.replacingOccurrences(of: "\"", with: "%22").replacingOccurrences(of: "\r", with: "%0D")
+            .replacingOccurrences(of: "\n", with: "%0A")
     }
 
     /// Decodes a body.
@@ -165,6 +168,12 @@ public enum Multipart {
     }
 
     /// A `key="value"` or `key=value` parameter of a header value.
+    ///
+    /// A quoted value is read as the WHATWG form-data encoding writes it: up to the next `"`, a
+    /// backslash being an ordinary character, then `%22`, `%0D` and `%0A` decoded (a name ending in
+    /// a backslash, `name="a\"`, was read as an unterminated escape and the part refused). When what
+    /// follows that quote is neither `;` nor the end, the value was written with RFC 7230's backslash
+    /// escapes (`name="a\"b"`) and is read so.
     static func parameter(_ key: String, in value: String) -> String? {
         var rest = Substring(value)
         while let semicolon = rest.firstIndex(of: ";") {
@@ -174,31 +183,44 @@ public enum Multipart {
             var v = rest[rest.index(after: eq)...]
             if v.first == "\"" {
                 v = v.dropFirst()
-                var out = ""
-                var escaped = false
-                var closed = false
-                var consumed = v.startIndex
-                for i in v.indices {
-                    let ch = v[i]
-                    consumed = v.index(after: i)
-                    if escaped {
-                        out.append(ch)
-                        escaped = false
-                    } else if ch == "\\" {
-                        escaped = true
-                    } else if ch == "\"" {
-                        closed = true
-                        break
-                    } else {
-                        out.append(ch)
-                    }
-                }
-                if k == key { return closed ? out : nil }
+                guard let (out, consumed) = quoted(v) else { return nil }
+                if k == key { return out }
                 rest = v[consumed...]
             } else {
                 let end = v.firstIndex(of: ";") ?? v.endIndex
                 if k == key { return v[..<end].trimmingCharacters(in: .whitespaces) }
                 rest = v[end...]
+            }
+        }
+        return nil
+    }
+
+    /// The quoted string at the start of `v` (after its opening quote) and where it ends; nil when
+    /// it is not closed.
+    static func quoted(_ v: Substring) -> (String, Substring.Index)? {
+        // WHATWG: literal up to the next quote, then percent-escapes of `"`, CR and LF.
+        if let close = v.firstIndex(of: "\"") {
+            let after = v[v.index(after: close)...].drop { $0 == " " || $0 == "\t" }
+            if after.isEmpty || after.first == ";" {
+                let text = String(v[..<close]).replacingOccurrences(of: "%22", with: "\"")
+                    .replacingOccurrences(of: "%0D", with: "\r").replacingOccurrences(of: "%0A", with: "\n")
+                return (text, v.index(after: close))
+            }
+        }
+        // RFC 7230: a backslash escapes the next character.
+        var out = ""
+        var escaped = false
+        for i in v.indices {
+            let ch = v[i]
+            if escaped {
+                out.append(ch)
+                escaped = false
+            } else if ch == "\\" {
+                escaped = true
+            } else if ch == "\"" {
+                return (out, v.index(after: i))
+            } else {
+                out.append(ch)
             }
         }
         return nil

@@ -20,6 +20,25 @@ import VPSTestSupport
         #expect(back == Self.parts)
     }
 
+    /// Was: a name ending in a backslash — as browsers, curl and Python's clients write it, the
+    /// WHATWG way (`"` as %22, backslash as is) — read as an escaped quote, the name never closed
+    /// and the part was refused ("part without a name"; schemathesis found it on the upload route).
+    @Test func namesAreReadAsWHATWGAndRFC7230ClientsWriteThem() throws {
+        func decoded(_ disposition: String) throws -> MultipartPart? {
+            let body = Array("--b\r\nContent-Disposition: \(disposition)\r\n\r\nx\r\n--b--\r\n".utf8)
+            return try Multipart.decode(body, boundary: "b").first
+        }
+        #expect(try decoded("form-data; name=\"Ôï\u{1B}ヰ\\\"")?.name == "Ôï\u{1B}ヰ\\")
+        #expect(try decoded("form-data; name=\"C:\\\"; filename=\"a.jpg\"")?.name == "C:\\")
+        #expect(try decoded("form-data; name=\"C:\\\"; filename=\"a.jpg\"")?.filename == "a.jpg")
+        #expect(try decoded("form-data; name=\"f\"; filename=\"q %221%22.jpg\"")?.filename == "q \"1\".jpg")
+        // RFC 7230's quoted-pair, as some clients still escape a quote.
+        #expect(try decoded("form-data; name=\"a\\\"b\"")?.name == "a\"b")
+        // What the encoder writes reads back: quotes, backslashes, CR and LF.
+        let awkward = [MultipartPart.field("a\\", "1"), .field("q\"uote", "2"), .field("line\r\nbreak", "3")]
+        #expect(try Multipart.decode(Multipart.encode(awkward, boundary: "b"), boundary: "b") == awkward)
+    }
+
     @Test func boundaryFromContentType() {
         #expect(Multipart.boundary(fromContentType: "multipart/form-data; boundary=abc") == "abc")
         #expect(Multipart.boundary(fromContentType: "Multipart/Form-Data; charset=utf-8; boundary=\"a b\"") == "a b")

@@ -19,6 +19,7 @@ let package = Package(
         .library(name: "MultiSetSampleApp", targets: ["MultiSetSampleApp"]),
         // Engine libraries (Linux), for packages beside this one (the fuzzers in Fuzz/).
         .library(name: "VPSImaging", targets: ["VPSImaging"]),
+        .library(name: "VPSFeatures", targets: ["VPSFeatures"]),
         .library(name: "VPSMap", targets: ["VPSMap"]),
         // Tools.
         .executable(name: "multiset", targets: ["multiset"]),

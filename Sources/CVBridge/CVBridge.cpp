@@ -91,12 +91,16 @@ struct PositionFix {
 struct OrbPositionFix final : PositionFix {
     int width, height;
     double scale_factor;
-    OrbPositionFix(int w, int h, float factor) : width(w), height(h), scale_factor(static_cast<double>(factor)) {}
+    int first_level;
+    OrbPositionFix(int w, int h, float factor, int first)
+        : width(w), height(h), scale_factor(static_cast<double>(factor)), first_level(first) {}
     cv::Point2f apply(const cv::KeyPoint &k) const override {
-        if (k.octave <= 0) {
+        // Level l is the image resized by scale_factor^(first_level - l) (upsampled below
+        // first_level), with pixel-centre alignment either way.
+        if (k.octave == first_level) {
             return k.pt;
         }
-        const float scale = static_cast<float>(std::pow(scale_factor, static_cast<double>(k.octave)));
+        const float scale = static_cast<float>(std::pow(scale_factor, static_cast<double>(k.octave - first_level)));
         const int level_width = cvRound(static_cast<float>(width) / scale);
         const int level_height = cvRound(static_cast<float>(height) / scale);
         if (level_width <= 0 || level_height <= 0) {
@@ -216,6 +220,9 @@ cvb_status cvb_extract_orb(const uint8_t *pixels, int32_t width, int32_t height,
     if (p.patch_size < 2) {
         return fail(error, CVB_ERROR_INVALID_PARAMETER, "ORB patchSize must be at least 2");
     }
+    if (p.first_level < 0 || p.first_level >= p.nlevels) {
+        return fail(error, CVB_ERROR_INVALID_PARAMETER, "ORB firstLevel must be in 0...nlevels-1");
+    }
     return guarded(error, [&]() -> cvb_status {
         // ORB keeps keypoints at least edgeThreshold pixels inside the full-resolution image, so a
         // smaller image has none (and OpenCV's pyramid may reject it).
@@ -224,9 +231,9 @@ cvb_status cvb_extract_orb(const uint8_t *pixels, int32_t width, int32_t height,
             return CVB_OK;
         }
         cv::Ptr<cv::ORB> orb = cv::ORB::create(p.nfeatures, p.scale_factor, p.nlevels, p.edge_threshold,
-                                               /* firstLevel */ 0, /* WTA_K */ 2, cv::ORB::HARRIS_SCORE,
+                                               p.first_level, /* WTA_K */ 2, cv::ORB::HARRIS_SCORE,
                                                p.patch_size, p.fast_threshold);
-        const OrbPositionFix fix(width, height, p.scale_factor);
+        const OrbPositionFix fix(width, height, p.scale_factor, p.first_level);
         *out = detect(*orb, fix, pixels, width, height, stride, CVB_DESCRIPTOR_BINARY256).release();
         return CVB_OK;
     });

@@ -6,7 +6,7 @@
 /// - `name` is `orb-<maxFeatures>` or `sift-<maxFeatures>` when every other parameter has its
 ///   default, and otherwise lists the differing parameters in a fixed order, e.g.
 ///   `orb-2000-sf1.3-nl6` (ORB tags: `sf` scaleFactor, `nl` levelCount, `et` edgeThreshold, `ft`
-///   fastThreshold, `ps` patchSize; SIFT tags: `ol` octaveLayers, `ct` contrastThreshold, `et`
+///   fastThreshold, `ps` patchSize, `fl` firstLevel; SIFT tags: `ol` octaveLayers, `ct` contrastThreshold, `et`
 ///   edgeThreshold, `s` sigma, `root` RootSIFT descriptors).
 /// - `version` numbers the extraction pipeline (bridge, coordinate convention, descriptor
 ///   packing); it changes whenever features extracted by an older build would differ.
@@ -41,6 +41,7 @@ public enum FeatureConfig: Hashable, Sendable, CustomStringConvertible {
             if p.edgeThreshold != d.edgeThreshold { tags.append("et\(p.edgeThreshold)") }
             if p.fastThreshold != d.fastThreshold { tags.append("ft\(p.fastThreshold)") }
             if p.patchSize != d.patchSize { tags.append("ps\(p.patchSize)") }
+            if p.firstLevel != d.firstLevel { tags.append("fl\(p.firstLevel)") }
             return tags.joined(separator: "-")
         case .sift(let p):
             let d = SIFTParameters(maxFeatures: p.maxFeatures)
@@ -106,6 +107,8 @@ public enum FeatureConfig: Hashable, Sendable, CustomStringConvertible {
                     p.fastThreshold = v
                 } else if let v = Self.value(tag, "ps", Int.init) {
                     p.patchSize = v
+                } else if let v = Self.value(tag, "fl", Int.init) {
+                    p.firstLevel = v
                 } else {
                     throw .unknownConfig(identifier)
                 }

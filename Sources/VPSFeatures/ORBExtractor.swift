@@ -28,7 +28,8 @@ public struct ORBExtractor: FeatureExtractor {
         var params = cvb_orb_params(
             nfeatures: Int32(clamping: p.maxFeatures), scale_factor: p.scaleFactor,
             nlevels: Int32(clamping: p.levelCount), edge_threshold: Int32(clamping: p.edgeThreshold),
-            fast_threshold: Int32(clamping: p.fastThreshold), patch_size: Int32(clamping: p.patchSize))
+            fast_threshold: Int32(clamping: p.fastThreshold), patch_size: Int32(clamping: p.patchSize),
+            first_level: Int32(clamping: p.firstLevel))
         return try BridgeExtraction.run(image: image, config: config) { pixels, width, height, out, error in
             cvb_extract_orb(pixels, width, height, width, &params, out, error)
         }

@@ -2,7 +2,7 @@
 /// or SURF", ICCV 2011) as OpenCV's `cv::ORB::create` takes them.
 ///
 /// Defaults are OpenCV's except `maxFeatures` (2000, OpenCV's is 500). WTA_K = 2 (256-bit
-/// descriptors), the Harris score and `firstLevel` = 0 are fixed.
+/// descriptors) and the Harris score are fixed.
 public struct ORBParameters: Hashable, Sendable {
     /// Maximum number of features kept (the strongest by Harris score), `nfeatures`; ≥ 1.
     public var maxFeatures: Int
@@ -17,11 +17,15 @@ public struct ORBParameters: Hashable, Sendable {
     public var fastThreshold: Int
     /// Side of the patch the oriented BRIEF descriptor samples, `patchSize`; ≥ 2.
     public var patchSize: Int
+    /// The pyramid level the image itself sits at, `firstLevel`; 0...`levelCount` − 1. Levels
+    /// below it are the image upsampled by `scaleFactor` per level, so their keypoints lie on a
+    /// grid finer than the image's pixels (level 0 of `firstLevel` 4 at 1.2: 2.07 samples a pixel).
+    public var firstLevel: Int
 
     /// Parameters with OpenCV's defaults except `maxFeatures`.
     public init(
         maxFeatures: Int = 2000, scaleFactor: Float = 1.2, levelCount: Int = 8, edgeThreshold: Int = 31,
-        fastThreshold: Int = 20, patchSize: Int = 31
+        fastThreshold: Int = 20, patchSize: Int = 31, firstLevel: Int = 0
     ) {
         self.maxFeatures = maxFeatures
         self.scaleFactor = scaleFactor
@@ -29,5 +33,6 @@ public struct ORBParameters: Hashable, Sendable {
         self.edgeThreshold = edgeThreshold
         self.fastThreshold = fastThreshold
         self.patchSize = patchSize
+        self.firstLevel = firstLevel
     }
 }

@@ -82,4 +82,47 @@ import Darwin
         }
         #expect(sums.values.filter { $0.1 >= 60 }.count >= 3)
     }
+
+    /// Levels below `firstLevel` are the image upsampled: ORB on the half-size image with a scale
+    /// factor of 2 and `firstLevel` 1 finds keypoints on its level 0 (the half image upsampled ×2)
+    /// where ORB on the full image finds them on its own level 0, at twice their coordinates.
+    @Test func orbUpsampledLevelsAreUnbiased() throws {
+        let full = TexturedImages.make(
+            width: 960, height: 720, seed: SplitMix64.seed(from: "KeypointConventionTests.orbUp"))
+        var half = [UInt8](repeating: 0, count: 480 * 360)
+        for y in 0..<360 {
+            for x in 0..<480 {
+                let sum =
+                    Int(full[2 * x, 2 * y]) + Int(full[2 * x + 1, 2 * y]) + Int(full[2 * x, 2 * y + 1])
+                    + Int(full[2 * x + 1, 2 * y + 1])
+                half[y * 480 + x] = UInt8((sum + 2) / 4)
+            }
+        }
+        let a = try ORBExtractor(parameters: ORBParameters(maxFeatures: 4000)).extract(from: full)
+        let upsampling = ORBExtractor(
+            parameters: ORBParameters(maxFeatures: 4000, scaleFactor: 2, levelCount: 3, firstLevel: 1))
+        let b = try upsampling.extract(from: GrayImage(width: 480, height: 360, pixels: half))
+        #expect(b.keypoints.contains { $0.octave == 0 } && b.keypoints.contains { $0.octave == 1 })
+        // The descriptors are comparable though the configs differ: matched as one config's.
+        let matches = try BruteForceMatcher.match(
+            a, FeatureSet(config: a.config, keypoints: b.keypoints, descriptors: b.descriptors),
+            criteria: MatchCriteria(ratio: 0.8))
+        var sum = Vec2(0, 0)
+        var count = 0
+        for m in matches {
+            let ka = a.keypoints[Int(m.query)], kb = b.keypoints[Int(m.train)]
+            let error = Vec2(Double(ka.x), Double(ka.y)) - 2 * Vec2(Double(kb.x), Double(kb.y))
+            guard ka.octave == 0, kb.octave == 0, error.norm < 4 else { continue }
+            sum += error
+            count += 1
+        }
+        let bias = sum / Double(max(count, 1))
+        print("ORB upsampled level of the half image: \(count) matches, mean offset (\(bias.x), \(bias.y)) px")
+        #expect(count >= 60)
+        #expect(bias.norm < 0.25)
+        // The image's level is not below the levels it is upsampled to.
+        #expect(throws: FeaturesError.self) {
+            try ORBExtractor(parameters: ORBParameters(levelCount: 4, firstLevel: 4)).extract(from: full)
+        }
+    }
 }

@@ -16,6 +16,9 @@ PINHOLE cameras, as ``../shared/data/real-dev``) and writes, per scene, under ``
   (cameras that render the same light differently);
 - ``<scene>-zoom``: every second image the central 60 % scaled back to full size (a 1.67× longer lens);
 - ``<scene>-noise``: Gaussian noise of σ 8 grey levels after a slight blur (a small sensor in dim light);
+- ``<scene>-upscale``: every image enlarged 3× by cubic interpolation, at the size of the Strecha
+  originals (3069×2046 for the dev set): pixel thresholds, pyramids and budgets of a high-resolution
+  camera's files (not its detail);
 - ``<scene>-tiny``, ``<scene>-large`` and ``<scene>-huge``: the same images with the world scaled by
   0.02, 4 and 30 (a tabletop, a courtyard and a city block seen the same way; errors scale with it;
   counts need not fall until σ nears the 0.5 m wrong-answer limit).
@@ -83,6 +86,15 @@ def resized(image: dict, s: float) -> dict:
     W, H = round(w * s), round(h * s)
     out = dict(image)
     out["pixels"] = cv2.resize(image["pixels"], (W, H), interpolation=cv2.INTER_AREA)
+    out["cam"] = ("PINHOLE", W, H, [fx * W / w, fy * H / h, cx * W / w, cy * H / h])
+    return out
+
+
+def enlarged(image: dict, s: float) -> dict:
+    _, w, h, (fx, fy, cx, cy) = image["cam"]
+    W, H = round(w * s), round(h * s)
+    out = dict(image)
+    out["pixels"] = cv2.resize(image["pixels"], (W, H), interpolation=cv2.INTER_CUBIC)
     out["cam"] = ("PINHOLE", W, H, [fx * W / w, fy * H / h, cx * W / w, cy * H / h])
     return out
 
@@ -215,10 +227,11 @@ def main() -> None:
         write(args.out / f"{name}-exposure", [exposed(loaded(im), i) for i, im in enumerate(images)])
         write(args.out / f"{name}-zoom", [zoomed(loaded(im), 0.6) if i % 2 else loaded(im) for i, im in enumerate(images)])
         write(args.out / f"{name}-noise", [noisy(loaded(im), i) for i, im in enumerate(images)])
+        write(args.out / f"{name}-upscale", [enlarged(loaded(im), 3.0) for im in images])
         write(args.out / f"{name}-tiny", [world_scaled(loaded(im), 0.02) for im in images])
         write(args.out / f"{name}-large", [world_scaled(loaded(im), 4.0) for im in images])
         write(args.out / f"{name}-huge", [world_scaled(loaded(im), 30.0) for im in images])
-        print(f"variants: {name} -> {args.out}/{name}-{{half,mixcam,distort,fisheye,exposure,zoom,noise,tiny,large,huge}}")
+        print(f"variants: {name} -> {args.out}/{name}-{{half,mixcam,distort,fisheye,exposure,zoom,noise,upscale,tiny,large,huge}}")
 
 
 if __name__ == "__main__":

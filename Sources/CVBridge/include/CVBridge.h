@@ -71,8 +71,9 @@ typedef enum {
     CVB_DESCRIPTOR_FLOAT128 = 2
 } cvb_descriptor_kind;
 
-/* ORB parameters (Rublee et al., ICCV 2011); names follow cv::ORB::create. WTA_K = 2, Harris
-   score and firstLevel = 0 are fixed. */
+/* ORB parameters (Rublee et al., ICCV 2011); names follow cv::ORB::create. WTA_K = 2 and the Harris
+   score are fixed. Levels below first_level are the image upsampled (by scale_factor per level), so
+   their keypoints are found on a finer grid than the image's pixels. */
 typedef struct {
     int32_t nfeatures;      /* >= 1 */
     float scale_factor;     /* > 1, finite */
@@ -80,6 +81,7 @@ typedef struct {
     int32_t edge_threshold; /* >= 0 */
     int32_t fast_threshold; /* 0 ... 255 */
     int32_t patch_size;     /* >= 2 */
+    int32_t first_level;    /* 0 ... nlevels - 1 */
 } cvb_orb_params;
 
 /* SIFT parameters (Lowe, IJCV 2004); names follow cv::SIFT::create. Descriptors are CV_32F. */

@@ -6,8 +6,8 @@
 /// - `name` is `orb-<maxFeatures>` or `sift-<maxFeatures>` when every other parameter has its
 ///   default, and otherwise lists the differing parameters in a fixed order, e.g.
 ///   `orb-2000-sf1.3-nl6` (ORB tags: `sf` scaleFactor, `nl` levelCount, `et` edgeThreshold, `ft`
-///   fastThreshold, `ps` patchSize, `fl` firstLevel; SIFT tags: `ol` octaveLayers, `ct` contrastThreshold, `et`
-///   edgeThreshold, `s` sigma, `root` RootSIFT descriptors).
+///   fastThreshold, `ps` patchSize, `fl` firstLevel; SIFT tags: `ol` octaveLayers, `ct`
+///   contrastThreshold, `et` edgeThreshold, `s` sigma, `root` RootSIFT descriptors).
 /// - `version` numbers the extraction pipeline (bridge, coordinate convention, descriptor
 ///   packing); it changes whenever features extracted by an older build would differ.
 ///

@@ -54,18 +54,10 @@ import Darwin
     @Test func orbPyramidLevelsAreUnbiased() throws {
         let full = TexturedImages.make(
             width: 960, height: 720, seed: SplitMix64.seed(from: "KeypointConventionTests.orb"))
-        var half = [UInt8](repeating: 0, count: 480 * 360)
-        for y in 0..<360 {
-            for x in 0..<480 {
-                let sum =
-                    Int(full[2 * x, 2 * y]) + Int(full[2 * x + 1, 2 * y]) + Int(full[2 * x, 2 * y + 1])
-                    + Int(full[2 * x + 1, 2 * y + 1])
-                half[y * 480 + x] = UInt8((sum + 2) / 4)
-            }
-        }
+        let half = Self.halved(full)
         let extractor = ORBExtractor(parameters: ORBParameters(maxFeatures: 4000))
         let a = try extractor.extract(from: full)
-        let b = try extractor.extract(from: GrayImage(width: 480, height: 360, pixels: half))
+        let b = try extractor.extract(from: half)
         let matches = try BruteForceMatcher.match(a, b, criteria: MatchCriteria(ratio: 0.8))
         var sums: [Int32: (Vec2, Int)] = [:]
         for m in matches {
@@ -89,19 +81,11 @@ import Darwin
     @Test func orbUpsampledLevelsAreUnbiased() throws {
         let full = TexturedImages.make(
             width: 960, height: 720, seed: SplitMix64.seed(from: "KeypointConventionTests.orbUp"))
-        var half = [UInt8](repeating: 0, count: 480 * 360)
-        for y in 0..<360 {
-            for x in 0..<480 {
-                let sum =
-                    Int(full[2 * x, 2 * y]) + Int(full[2 * x + 1, 2 * y]) + Int(full[2 * x, 2 * y + 1])
-                    + Int(full[2 * x + 1, 2 * y + 1])
-                half[y * 480 + x] = UInt8((sum + 2) / 4)
-            }
-        }
+        let half = Self.halved(full)
         let a = try ORBExtractor(parameters: ORBParameters(maxFeatures: 4000)).extract(from: full)
         let upsampling = ORBExtractor(
             parameters: ORBParameters(maxFeatures: 4000, scaleFactor: 2, levelCount: 3, firstLevel: 1))
-        let b = try upsampling.extract(from: GrayImage(width: 480, height: 360, pixels: half))
+        let b = try upsampling.extract(from: half)
         #expect(b.keypoints.contains { $0.octave == 0 } && b.keypoints.contains { $0.octave == 1 })
         // The descriptors are comparable though the configs differ: matched as one config's.
         let matches = try BruteForceMatcher.match(
@@ -124,5 +108,20 @@ import Darwin
         #expect(throws: FeaturesError.self) {
             try ORBExtractor(parameters: ORBParameters(levelCount: 4, firstLevel: 4)).extract(from: full)
         }
+    }
+
+    /// The 2×2 box average of `image` (even sides), rounded: Camera-convention coordinates halve exactly.
+    static func halved(_ image: GrayImage) -> GrayImage {
+        let width = image.width / 2, height = image.height / 2
+        var pixels = [UInt8](repeating: 0, count: width * height)
+        for y in 0..<height {
+            for x in 0..<width {
+                let sum =
+                    Int(image[2 * x, 2 * y]) + Int(image[2 * x + 1, 2 * y]) + Int(image[2 * x, 2 * y + 1])
+                    + Int(image[2 * x + 1, 2 * y + 1])
+                pixels[y * width + x] = UInt8((sum + 2) / 4)
+            }
+        }
+        return GrayImage(width: width, height: height, pixels: pixels)
     }
 }

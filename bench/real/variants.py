@@ -85,16 +85,9 @@ def resized(image: dict, s: float) -> dict:
     _, w, h, (fx, fy, cx, cy) = image["cam"]
     W, H = round(w * s), round(h * s)
     out = dict(image)
-    out["pixels"] = cv2.resize(image["pixels"], (W, H), interpolation=cv2.INTER_AREA)
-    out["cam"] = ("PINHOLE", W, H, [fx * W / w, fy * H / h, cx * W / w, cy * H / h])
-    return out
-
-
-def enlarged(image: dict, s: float) -> dict:
-    _, w, h, (fx, fy, cx, cy) = image["cam"]
-    W, H = round(w * s), round(h * s)
-    out = dict(image)
-    out["pixels"] = cv2.resize(image["pixels"], (W, H), interpolation=cv2.INTER_CUBIC)
+    # Area averaging to shrink, cubic interpolation to enlarge.
+    interpolation = cv2.INTER_AREA if s < 1 else cv2.INTER_CUBIC
+    out["pixels"] = cv2.resize(image["pixels"], (W, H), interpolation=interpolation)
     out["cam"] = ("PINHOLE", W, H, [fx * W / w, fy * H / h, cx * W / w, cy * H / h])
     return out
 
@@ -227,7 +220,7 @@ def main() -> None:
         write(args.out / f"{name}-exposure", [exposed(loaded(im), i) for i, im in enumerate(images)])
         write(args.out / f"{name}-zoom", [zoomed(loaded(im), 0.6) if i % 2 else loaded(im) for i, im in enumerate(images)])
         write(args.out / f"{name}-noise", [noisy(loaded(im), i) for i, im in enumerate(images)])
-        write(args.out / f"{name}-upscale", [enlarged(loaded(im), 3.0) for im in images])
+        write(args.out / f"{name}-upscale", [resized(loaded(im), 3.0) for im in images])
         write(args.out / f"{name}-tiny", [world_scaled(loaded(im), 0.02) for im in images])
         write(args.out / f"{name}-large", [world_scaled(loaded(im), 4.0) for im in images])
         write(args.out / f"{name}-huge", [world_scaled(loaded(im), 30.0) for im in images])

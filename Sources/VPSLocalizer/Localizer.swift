@@ -284,13 +284,16 @@ struct LocalizationRun {
             probeWholeMap: search.restricted, ambiguity: reference, options: options)
         lap("rivals")
         // Like with like: a twin place found from a handful of second neighbours has far more support
-        // than they show, so both poses are measured by the correspondences they predict (`verified`).
-        // A rig is held to the raw comparison as well — its descriptor inliers (those the pose was
-        // found with) against the rival's inliers among the candidates — and the lower margin counts:
-        // on the corridor venue a rig pose 9 m and 160° off rested on 20 of 485 matches, projection
-        // raised it to 86, and against a rival search that found nothing it read as margin 8.6 (raw:
-        // 2.0); on entry-P10 seen through a fisheye lens, a rig whose own place the map covered from
-        // far answered the façade's repeat 12 m away at raw margin 2.6, where its verified margin is 1.3.
+        // than they show, so both poses are measured by the correspondences they predict (`verified`;
+        // on entry-P10 seen through a fisheye lens, a rig answered the façade's repeat 12 m away on raw
+        // inliers at margin 2.6, where its verified margin is 1.3).
+        // A rig's margin is also held to the evidence its pose was found from — its descriptor inliers
+        // over 10, the margin they would give against no rival: on the corridor venue a rig pose 9 m and
+        // 160° off rested on 20 of 485 matches, projection raised it to 86, and with no rival confirmed
+        // it read as margin 8.6 (floor: 2.0). Comparing those inliers with the rival's among its
+        // candidates (both nearest points of every feature, no ratio test) is not like with like: once
+        // the rival search finds the façade's repeat, entry-P10's rigs read margins of 0.4–0.8 that
+        // projection measures at 1.3–1.5.
         let verified =
             options.guidedMatching
             ? Self.verifiedComparison(
@@ -304,20 +307,22 @@ struct LocalizationRun {
         }
         var support = verified?.support ?? result.inlierCount
         var competitor = verified?.competitor ?? rival.inliers
+        var margin = Double(support) / Double(max(10, competitor))
         if !single {
             let rawSupport = funnel.guidedMatches == 0 ? result.inlierCount : funnel.ransacInliers
-            if verified == nil
-                || Double(rawSupport) / Double(max(10, rival.inliers)) < Double(support) / Double(max(10, competitor))
-            {
+            if verified == nil {
                 support = rawSupport
                 competitor = rival.inliers
+                margin = Double(support) / Double(max(10, competitor))
+            } else {
+                margin = min(margin, Double(rawSupport) / 10)
             }
         }
         funnel.competitorInliers = competitor
         funnel.support = support
 
         // 8. Confidence.
-        inlierMargin = min(99, Double(support) / Double(max(10, competitor)))
+        inlierMargin = min(99, margin)
         confidence = Localizer.confidence(
             inliers: result.inlierCount, margin: inlierMargin!, positionSigma: positionSigma,
             rotationSigmaDegrees: rotationSigmaDegrees, descriptorInliers: funnel.ransacInliers)

@@ -16,7 +16,7 @@ public struct LocalizerOptions: Sendable {
     public var pose = AbsolutePoseOptions()
     /// Iteration cap of the competitor search behind `inlierMargin`: it only has to find a rival's
     /// pose, whose support verification by projection then measures (5,000 before that; 2,500 gives
-    /// the same calibration and saves ~2 ms). Rigs use a third (gP3P costs ~6× P3P).
+    /// the same calibration and saves ~2 ms). A rig searches its frames one by one, each with half of it.
     public var competitorIterations = 2_500
     /// Fewer inliers than this is a failure (COLMAP's floor for absolute poses). Above it the
     /// confidence judges the answer; its evidence term is 0.39 at 30 inliers. (Before weak poses were

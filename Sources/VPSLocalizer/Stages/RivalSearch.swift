@@ -290,7 +290,7 @@ extension RivalSearch {
     /// along the row) under some seeds and not others: its rigs' confidence flipped between 0.97 and
     /// 0.00 with the seed, and the same four images answered or not depending on which was frame 0.
     ///
-    /// - Complexity: frames × the single-image search, plus a pass over `c` per frame.
+    /// - Complexity: per frame, a P3P search of `options.ransac.maxIterations` draws and a pass over `c`.
     static func framewiseRigPose(
         _ c: Correspondences, query: QueryFeatures, options: AbsolutePoseOptions
     ) -> Hypothesis {

@@ -305,19 +305,13 @@ struct LocalizationRun {
             funnel.competitorVisible = verification.visibleCount(rivalPose)
             funnel.supportVisible = verification.visibleCount(pose)
         }
-        var support = verified?.support ?? result.inlierCount
-        var competitor = verified?.competitor ?? rival.inliers
+        let rawSupport = funnel.guidedMatches == 0 ? result.inlierCount : funnel.ransacInliers
+        // Without verification a rig's margin is the raw one (its descriptor inliers, the rival's
+        // among the candidates); with it, the verified one under the descriptor floor.
+        let support = verified?.support ?? (single ? result.inlierCount : rawSupport)
+        let competitor = verified?.competitor ?? rival.inliers
         var margin = Double(support) / Double(max(10, competitor))
-        if !single {
-            let rawSupport = funnel.guidedMatches == 0 ? result.inlierCount : funnel.ransacInliers
-            if verified == nil {
-                support = rawSupport
-                competitor = rival.inliers
-                margin = Double(support) / Double(max(10, competitor))
-            } else {
-                margin = min(margin, Double(rawSupport) / 10)
-            }
-        }
+        if !single, verified != nil { margin = min(margin, Double(rawSupport) / 10) }
         funnel.competitorInliers = competitor
         funnel.support = support
 

@@ -133,7 +133,7 @@ enum EvalCOLMAPCommand {
         for line in summary.lines { print("  \(line)") }
         let singles = results.compactMap(\.singleOnSameMap)
         if rigFrames > 1, !singles.isEmpty {
-            func median(_ v: [Double]) -> Double { v.sorted()[v.count / 2] }
+            func median(_ v: [Double]) -> Double { EvaluationSummary.median(v) ?? .nan }
             print(
                 String(
                     format: "  the held-out image alone on the same maps: median %.1f mm, %.3f° (%d of %d answered)",

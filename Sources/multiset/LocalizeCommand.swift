@@ -251,8 +251,7 @@ enum LocalizeCommand {
         print(
             String(
                 format: "  median error: %.1f mm, %.3f°",
-                (positions.isEmpty ? .nan : positions[positions.count / 2]) * 1000,
-                rotations.isEmpty ? .nan : rotations[rotations.count / 2]))
+                (EvaluationSummary.median(positions) ?? .nan) * 1000, EvaluationSummary.median(rotations) ?? .nan))
         print(
             String(
                 format: "  wrong answers with confidence ≥ 0.3: %d of %d (%.2f %%)", wrong, confident.count,
@@ -273,8 +272,8 @@ enum LocalizeCommand {
                 "frames": results.count,
                 "recall": Dictionary(
                     uniqueKeysWithValues: zip(["5cm_1deg", "25cm_2deg", "50cm_5deg", "5m_10deg"], recalls)),
-                "median_position_m": positions.isEmpty ? -1 : positions[positions.count / 2],
-                "median_rotation_deg": rotations.isEmpty ? -1 : rotations[rotations.count / 2],
+                "median_position_m": EvaluationSummary.median(positions) ?? -1,
+                "median_rotation_deg": EvaluationSummary.median(rotations) ?? -1,
                 "wrong_confident_share": confident.isEmpty ? 0 : Double(wrong) / Double(confident.count),
                 "wrong_share_at_0.2": answered.isEmpty ? 0 : Double(wrongAnswered) / Double(answered.count),
                 "answers_at_0.3": confident.count, "answers_at_0.2": answered.count, "queries": queries,

@@ -94,6 +94,13 @@ import VPSImaging
         #expect(s.latency["pose"]!.p50 == 0.003 && s.latency["pose"]!.p90 == 0.004)
         #expect(EvaluationSummary([]).recalls == [0, 0, 0, 0])
         #expect(EvaluationSummary([]).medianPositionError == nil)
+        // An even count's median is the mean of its two middle values (as the eval-real report's).
+        let even = EvaluationSummary([
+            query(0.01, 0.5, confidence: 0.9, ms: 1), query(0.03, 1.5, confidence: 0.9, ms: 1),
+            query(0.02, 0.25, confidence: 0.9, ms: 1), query(0.4, 2, confidence: 0.9, ms: 1),
+        ])
+        #expect(even.medianPositionError == 0.025 && even.medianRotationError == 1)
+        #expect(EvaluationSummary.median([3, 1, 2]) == 2 && EvaluationSummary.median([]) == nil)
         // A pose below the answer confidence is withheld, as the server withholds it: neither an
         // answer, nor in the recall or the medians (entry-P10 from every second image printed
         // "5 of 5 answered" with two poses 12 m off at confidence 0.00–0.01 in its median).

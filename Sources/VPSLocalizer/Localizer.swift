@@ -31,14 +31,17 @@ public enum Localizer {
     ///   - camera: the query's intrinsics.
     ///   - gravityInCamera: gravity (down) in the computer-vision camera frame, if the device knows it.
     /// - Returns: `camFromMap` with diagnostics, or the failure.
+    ///   - features: the query's features kept for the next map (`QueryFeatureCache`: the maps of a
+    ///     map set searched with one extraction); nil: extracted for this call alone.
     /// - Throws: `FeaturesError` from extraction (also `.descriptorKindMismatch` should the map's
     ///   features not be extractable as its family).
     public static func localize(
         image: GrayImage, camera: Camera, gravityInCamera: Vec3? = nil, map: LocalizationMap,
-        options: LocalizerOptions = LocalizerOptions()
+        options: LocalizerOptions = LocalizerOptions(), features: QueryFeatureCache? = nil
     ) throws(FeaturesError) -> LocalizationOutcome {
         let run = try LocalizationRun(
-            [QueryFrame(image: image, camera: camera, gravityInCamera: gravityInCamera)], map: map, options: options)
+            [QueryFrame(image: image, camera: camera, gravityInCamera: gravityInCamera)], map: map, options: options,
+            features: features)
         var out = LocalizationOutcome()
         out.camFromMap = run.firstFromMap
         out.failure = run.failure
@@ -64,10 +67,11 @@ public enum Localizer {
     ///   - cameras: their intrinsics.
     ///   - camFromRig: each frame's computer-vision camera pose in the rig (tracking) frame.
     ///   - options: as for single frames; hints apply to the first frame's camera.
+    ///   - features: as for single frames (the frames are extracted in parallel either way).
     /// - Returns: `rigFromMap`; the first frame's camera is `camFromRig[0] · rigFromMap`.
     public static func localize(
         rig images: [GrayImage], cameras: [Camera], camFromRig: [CameraPose], map: LocalizationMap,
-        options: LocalizerOptions = LocalizerOptions()
+        options: LocalizerOptions = LocalizerOptions(), features: QueryFeatureCache? = nil
     ) throws(FeaturesError) -> RigLocalizationOutcome {
         let n = min(images.count, cameras.count, camFromRig.count)
         var out = RigLocalizationOutcome()
@@ -76,7 +80,7 @@ public enum Localizer {
             return out
         }
         let frames = (0..<n).map { QueryFrame(image: images[$0], camera: cameras[$0], camFromRig: camFromRig[$0]) }
-        let run = try LocalizationRun(frames, map: map, options: options)
+        let run = try LocalizationRun(frames, map: map, options: options, features: features)
         out.rigFromMap = run.firstFromMap.map { CameraPose(camFromRig[0].rigid.inverse * $0.rigid) }
         out.failure = run.failure
         out.funnel = run.funnel
@@ -158,7 +162,9 @@ struct LocalizationRun {
     var retrieved: [(keyframe: Int, votes: Int)] = []
     var correspondences: (pixels: [Vec2], points: [Vec3], inliers: [Bool])?
 
-    init(_ frames: [QueryFrame], map: LocalizationMap, options: LocalizerOptions) throws(FeaturesError) {
+    init(
+        _ frames: [QueryFrame], map: LocalizationMap, options: LocalizerOptions, features: QueryFeatureCache? = nil
+    ) throws(FeaturesError) {
         var clock = DispatchTime.now().uptimeNanoseconds
         var funnel = LocalizationFunnel()
         func lap(_ stage: String) {
@@ -169,7 +175,13 @@ struct LocalizationRun {
         defer { self.funnel = funnel }
 
         // 1. Features.
-        let query = try QueryFeatures(frames, map: map, mode: options.mode, deadline: options.pose.ransac.deadline)
+        let deadline = options.pose.ransac.deadline
+        let query: QueryFeatures
+        if let features {
+            query = try features.features(frames, map: map, mode: options.mode, deadline: deadline)
+        } else {
+            query = try QueryFeatures(frames, map: map, mode: options.mode, deadline: deadline)
+        }
         funnel.features = query.count
         lap("extract")
         // A query past its deadline (`RansacOptions.deadline`) stops at the next stage boundary,

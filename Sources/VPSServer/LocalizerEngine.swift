@@ -175,13 +175,16 @@ public final class LocalizerEngine: QueryEngine {
         let records = try Self.records(target, hints: q.common.hints.hintMapCodes)
         var best: (LocalizationOutcome, MapRecord, Rigid3, LocalizationMap)?
         var failure = LocalizationFailure.noRetrievalMatch
+        // A map set's maps share one extraction of the query (per feature configuration).
+        let features = QueryFeatureCache()
         for (record, setFromMap) in records {
             let prepared = try map(record)
             let outcome: LocalizationOutcome
             do {
                 outcome = try Localizer.localize(
                     image: image, camera: camera, map: prepared,
-                    options: queryOptions(q.common, map: prepared.data, setFromMap: setFromMap, deadline: deadline))
+                    options: queryOptions(q.common, map: prepared.data, setFromMap: setFromMap, deadline: deadline),
+                    features: features)
             } catch {
                 throw APIError(.internalError, "feature extraction failed")
             }
@@ -257,13 +260,15 @@ public final class LocalizerEngine: QueryEngine {
             images.append(image)
         }
         var best: (outcome: RigLocalizationOutcome, rigFromSet: CameraPose, record: MapRecord, map: LocalizationMap)?
+        let features = QueryFeatureCache()
         for (record, setFromMap) in records {
             let prepared = try map(record)
             let outcome: RigLocalizationOutcome
             do {
                 outcome = try Localizer.localize(
                     rig: images, cameras: cameras, camFromRig: camFromRig, map: prepared,
-                    options: queryOptions(q.common, map: prepared.data, setFromMap: setFromMap, deadline: deadline))
+                    options: queryOptions(q.common, map: prepared.data, setFromMap: setFromMap, deadline: deadline),
+                    features: features)
             } catch {
                 throw APIError(.internalError, "feature extraction failed")
             }

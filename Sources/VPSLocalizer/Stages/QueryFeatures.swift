@@ -1,11 +1,13 @@
+import Dispatch
 import VPSFeatures
 import VPSGeometry
 import VPSImaging
+import VPSMap
 
 /// One frame of a query: its image, intrinsics, pose in the rig and gravity, if known.
 ///
 /// A single-image query is a rig of one frame at the rig's origin.
-public struct QueryFrame: Sendable {
+public struct QueryFrame: Equatable, Sendable {
     /// 8-bit gray pixels.
     public var image: GrayImage
     /// The frame's intrinsics (and distortion).
@@ -76,19 +78,38 @@ extension QueryFeatures {
     )
         throws(FeaturesError)
     {
+        self = try Self.extract(query, with: mode.extractor(for: map.featureConfig), deadline: deadline)
+        try checkKind(against: map)
+    }
+
+    /// Every frame's features through `extractor`, the frames of a rig in parallel (each frame on its
+    /// own thread, the results in frame order, so the query is the same whatever the threads' timing).
+    ///
+    /// - Parameter deadline: a frame after the first whose extraction starts after it passed is left
+    ///   out, with every frame after it.
+    static func extract(
+        _ query: [QueryFrame], with extractor: any FeatureExtractor, deadline: Deadline
+    ) throws(FeaturesError) -> QueryFeatures {
         precondition(!query.isEmpty, "a query has at least one frame")
-        let extractor = mode.extractor(for: map.featureConfig)
         let first = query[0].camFromRig
         let rigFromFirst = first.rigid.inverse
-        var frames: [Frame] = []
-        for frame in query {
-            if !frames.isEmpty && deadline.hasPassed { break }
-            let set = try extractor.extract(from: frame.image)
-            let descriptors = LocalDescriptors(set.descriptors)
-            switch (descriptors, map.descriptors) {
-            case (.binary, .binary), (.float, .float): break
-            default: throw .descriptorKindMismatch
+        let results = ResultsBox<FeatureSet?>(count: query.count)
+        DispatchQueue.concurrentPerform(iterations: query.count) { k in
+            guard k == 0 || !deadline.hasPassed else { return results.set(k, .success(nil)) }
+            do throws(FeaturesError) {
+                results.set(k, .success(try extractor.extract(from: query[k].image)))
+            } catch {
+                results.set(k, .failure(error))
             }
+        }
+        var frames: [Frame] = []
+        for (k, frame) in query.enumerated() {
+            let set: FeatureSet?
+            do { set = try results.get(k)?.get() } catch {
+                throw error as? FeaturesError ?? .openCV(String(describing: error))
+            }
+            guard let set else { break }
+            let descriptors = LocalDescriptors(set.descriptors)
             frames.append(
                 Frame(
                     keypoints: set.keypoints, descriptors: descriptors, responses: set.keypoints.map(\.response),
@@ -97,7 +118,17 @@ extension QueryFeatures {
                     camFromFirst: CameraPose(frame.camFromRig.rigid * rigFromFirst),
                     gravityInCamera: frame.gravityInCamera, image: frame.image))
         }
-        self.init(frames: frames, firstFromRig: first)
+        return QueryFeatures(frames: frames, firstFromRig: first)
+    }
+
+    /// Throws `.descriptorKindMismatch` unless the frames' descriptors are `map`'s family.
+    func checkKind(against map: LocalizationMap) throws(FeaturesError) {
+        for frame in frames {
+            switch (frame.descriptors, map.descriptors) {
+            case (.binary, .binary), (.float, .float): continue
+            default: throw .descriptorKindMismatch
+            }
+        }
     }
 
     /// One frame of given keypoints and binary descriptors at the rig's origin (tests).

@@ -235,20 +235,3 @@ public enum DescriptorBytes {
         return out
     }
 }
-
-/// Thread-safe slots for results of `concurrentPerform`.
-final class ResultsBox<T>: @unchecked Sendable {
-    private var slots: [Result<T, any Error>?]
-    private let lock = NSLock()
-    init(count: Int) { slots = Array(repeating: nil, count: count) }
-    func set(_ i: Int, _ r: Result<T, any Error>) {
-        lock.lock()
-        slots[i] = r
-        lock.unlock()
-    }
-    func get(_ i: Int) -> Result<T, any Error>? {
-        lock.lock()
-        defer { lock.unlock() }
-        return slots[i]
-    }
-}

@@ -1,0 +1,19 @@
+import Foundation
+
+/// Thread-safe slots for results of `concurrentPerform`: each iteration stores its result under its
+/// own index, so the results come out in index order whatever the threads' timing.
+package final class ResultsBox<T>: @unchecked Sendable {
+    private var slots: [Result<T, any Error>?]
+    private let lock = NSLock()
+    package init(count: Int) { slots = Array(repeating: nil, count: count) }
+    package func set(_ i: Int, _ r: Result<T, any Error>) {
+        lock.lock()
+        slots[i] = r
+        lock.unlock()
+    }
+    package func get(_ i: Int) -> Result<T, any Error>? {
+        lock.lock()
+        defer { lock.unlock() }
+        return slots[i]
+    }
+}

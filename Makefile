@@ -8,6 +8,12 @@ BENCH_DATA   ?= bench/data
 # Debian packages the build and tests need (C libraries arrive with the modules that use them).
 DEB_PACKAGES ?= pkg-config zlib1g-dev libturbojpeg0-dev libpng-dev libopencv-dev libssl-dev libsqlite3-dev libpq-dev libmicrohttpd-dev python3-venv
 SWIFT_FLAGS  ?=
+# The tests' build: optimized, with testable imports, in its own scratch directory (the plain release build
+# of the demo, benchmarks and evaluations stays as it is). Unoptimized, the localizer's and simulator's
+# fixtures made `make test` take 75 min on 2 cores; optimized, a few minutes. The suites that start servers
+# (hostile, cluster, browser) run this build's `multiset`.
+TEST_BUILD   ?= --scratch-path .build/testing -c release -Xswiftc -enable-testing
+TEST_BIN     ?= .build/testing/release
 
 .PHONY: all deps build test test-postgres test-hostile test-browser test-cluster console-assets fuzz fuzz-build lint parse-apple format demo bench bench-solvers bench-features bench-mapfile bench-server bench-localize bench-jpeg bench-patches eval-motorcycle eval-calibration eval-real eval-seeds clean
 
@@ -27,10 +33,10 @@ deps:
 	  fi; \
 	fi
 
-## build: debug build of every target and test, failing on any compiler warning.
+## build: the tests' build (optimized, testable) of every target and test, failing on any compiler warning.
 build: SHELL := /bin/bash
 build: deps
-	@$(SWIFT) build --build-tests $(SWIFT_FLAGS) 2>&1 | tee .build-log.txt | grep -E "error|warning:|Compiling|Build" | grep -v "^\[" ; \
+	@$(SWIFT) build --build-tests $(TEST_BUILD) $(SWIFT_FLAGS) 2>&1 | tee .build-log.txt | grep -E "error|warning:|Compiling|Build" | grep -v "^\[" ; \
 	status=$${PIPESTATUS[0]}; \
 	if grep -q "warning:" .build-log.txt; then echo "build: compiler warnings are errors here"; exit 1; fi; \
 	exit $$status
@@ -38,10 +44,10 @@ build: deps
 ## test: build, run every test, check formatting.
 test: SHELL := /bin/bash
 test: build
-	@set -o pipefail; $(SWIFT) test --skip-build $(SWIFT_FLAGS) --skip SDKEndToEndTests 2>&1 | tee .test-log.txt
+	@set -o pipefail; $(SWIFT) test --skip-build $(TEST_BUILD) $(SWIFT_FLAGS) --skip SDKEndToEndTests 2>&1 | tee .test-log.txt
 	@# The SDK end-to-end tests run on their own: they drive a real server over a socket on real time,
-	@# and two cores busy with the localizer's debug-build fixtures can starve their network callbacks.
-	@set -o pipefail; $(SWIFT) test --skip-build $(SWIFT_FLAGS) --filter SDKEndToEndTests 2>&1 | tee -a .test-log.txt
+	@# and two cores busy with the localizer's fixtures can starve their network callbacks.
+	@set -o pipefail; $(SWIFT) test --skip-build $(TEST_BUILD) $(SWIFT_FLAGS) --filter SDKEndToEndTests 2>&1 | tee -a .test-log.txt
 	$(MAKE) --no-print-directory parse-apple
 	$(MAKE) --no-print-directory lint
 	@# A plain closing line for CI: the Swift Testing totals of both runs.
@@ -64,8 +70,8 @@ parse-apple:
 ## suites without PostgreSQL when it is not installed; here its absence is a failure.
 test-postgres: deps
 	@command -v /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || { [ "$$(id -u)" = 0 ] && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq postgresql; } || { echo "install PostgreSQL: sudo apt-get install -y postgresql"; exit 1; }
-	$(SWIFT) build --build-tests $(SWIFT_FLAGS)
-	VPS_REQUIRE_POSTGRES=1 $(SWIFT) test --skip-build $(SWIFT_FLAGS) --filter "StoreTests|BuildJobTests|ClusterTests|ClusterMapExtensionTests"
+	$(SWIFT) build --build-tests $(TEST_BUILD) $(SWIFT_FLAGS)
+	VPS_REQUIRE_POSTGRES=1 $(SWIFT) test --skip-build $(TEST_BUILD) $(SWIFT_FLAGS) --filter "StoreTests|BuildJobTests|ClusterTests|ClusterMapExtensionTests"
 
 ## test-hostile: the hostile-load suite (Tests/Hostile/hostile.py) on a release server: token flood, slow
 ## bodies, idle connections, pathological queries, kill -9 during upload and build, the CLI during a build,
@@ -78,8 +84,8 @@ $(VENV)/.hostile-ok: Tests/Hostile/requirements.txt
 
 test-hostile: deps $(VENV)/.hostile-ok
 	@command -v wrk >/dev/null || { [ "$$(id -u)" = 0 ] && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq wrk; } || { echo "install wrk: sudo apt-get install -y wrk"; exit 1; }
-	$(SWIFT) build -c release --product multiset
-	$(PYTHON) Tests/Hostile/hostile.py --multiset .build/release/multiset --work $(HOSTILE_WORK) --st $(VENV)/bin/st
+	$(SWIFT) build $(TEST_BUILD) --product multiset
+	$(PYTHON) Tests/Hostile/hostile.py --multiset $(TEST_BIN)/multiset --work $(HOSTILE_WORK) --st $(VENV)/bin/st
 
 ## test-browser: the web console (/console) in headless Chromium from Debian driven by Selenium
 ## (Tests/Browser/browser.py): a server on loopback over a temporary data directory with two accounts, a
@@ -101,8 +107,8 @@ test-browser: deps $(VENV)/.browser-ok
 	  if [ "$$(id -u)" = 0 ]; then apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing; \
 	  else echo "install:$$missing (sudo apt-get install -y$$missing)"; exit 1; fi; \
 	fi
-	$(SWIFT) build --product multiset $(SWIFT_FLAGS)
-	$(VENV)/bin/python Tests/Browser/browser.py --multiset $$($(SWIFT) build --show-bin-path $(SWIFT_FLAGS))/multiset --work $(BROWSER_WORK)
+	$(SWIFT) build $(TEST_BUILD) --product multiset $(SWIFT_FLAGS)
+	$(VENV)/bin/python Tests/Browser/browser.py --multiset $(TEST_BIN)/multiset --work $(BROWSER_WORK)
 
 ## test-cluster: a throwaway cluster on loopback (Tests/Cluster/cluster.py): PostgreSQL from initdb/pg_ctl in a
 ## temporary directory, 3 `multiset serve --postgres`, 2 `multiset worker`, nginx with deploy/nginx/multiset.conf;
@@ -120,8 +126,8 @@ test-cluster: deps
 	  else echo "install:$$missing (sudo apt-get install -y$$missing)"; exit 1; fi; \
 	fi
 	@# The Debian package may start its own nginx on port 80; the suite runs its own on a free port.
-	$(SWIFT) build -c release --product multiset
-	$(PYTHON) Tests/Cluster/cluster.py --multiset .build/release/multiset --work $(CLUSTER_WORK)
+	$(SWIFT) build $(TEST_BUILD) --product multiset
+	$(PYTHON) Tests/Cluster/cluster.py --multiset $(TEST_BIN)/multiset --work $(CLUSTER_WORK)
 
 ## console-assets: embed Console/ (the web console's HTML, CSS and ES modules) into the server binary
 ## (Sources/VPSServer/ConsoleAssets.swift); ConsoleAssetsTests fails while the embedded copy is stale.

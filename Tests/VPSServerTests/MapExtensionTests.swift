@@ -117,7 +117,8 @@ import VPSSimulation
         let service = VPSService(
             config: ServerConfig(dataDirectory: data.url.path), store: data.store, engine: LocalizerEngine(data: data),
             jwtKey: data.jwtKey, hasher: hasher)
-        let token = try Self.token(service, clientID, secret)
+        // A fresh token for each step: on a slow, loaded machine the test outlives a token's hour.
+        let fresh = { try Self.token(service, clientID, secret) }
         let transport = InProcessTransport(service: service)
         var retry = ScanRetryPolicy()
         retry.pollInterval = 0.05
@@ -147,14 +148,14 @@ import VPSSimulation
         let oldArea = stride(from: 0.05, to: 0.45, by: 0.07).map { full.worldFromCamera(at: $0 * full.duration + 0.45) }
         let newArea = stride(from: 0.66, to: 0.98, by: 0.04).map { full.worldFromCamera(at: $0 * full.duration + 0.45) }
         let oldBefore = try Self.localize(
-            service, token: token, code: built.mapCode, venue: venue, poses: oldArea, venueFromMap: venueFromMap)
+            service, token: try fresh(), code: built.mapCode, venue: venue, poses: oldArea, venueFromMap: venueFromMap)
         let newBefore = try Self.localize(
-            service, token: token, code: built.mapCode, venue: venue, poses: newArea, venueFromMap: venueFromMap)
+            service, token: try fresh(), code: built.mapCode, venue: venue, poses: newArea, venueFromMap: venueFromMap)
         print("map extension: before, old area \(oldBefore), new area \(newBefore) of \(newArea.count)")
 
         // 2. Refused at once: an unknown map, another account's map, extends with a code.
         #expect(
-            Self.code(Self.startUpload(service, token: token, [.field("extends", "MAP_NOSUCHMAP001")]))
+            Self.code(Self.startUpload(service, token: try fresh(), [.field("extends", "MAP_NOSUCHMAP001")]))
                 == "MAP_NOT_FOUND")
         try data.store.createAccount(AccountRecord(id: "0000000000000000000000f2", name: "other", createdAt: 0))
         let (otherID, otherSecret) = try data.createClient(
@@ -163,7 +164,7 @@ import VPSSimulation
         let foreign = Self.startUpload(service, token: other, [.field("extends", "MAP_EXTENDTEST01")])
         #expect(foreign.status == 404 && Self.code(foreign) == "MAP_NOT_FOUND")
         let both = Self.startUpload(
-            service, token: token, [.field("extends", "MAP_EXTENDTEST01"), .field("code", "MAP_EXTENDTEST02")])
+            service, token: try fresh(), [.field("extends", "MAP_EXTENDTEST01"), .field("code", "MAP_EXTENDTEST02")])
         #expect(both.status == 400)
 
         // 3. A scan of another place: it cannot be placed in the map; the map is untouched.
@@ -184,7 +185,7 @@ import VPSSimulation
         #expect(untouched == before)
         #expect(FileManager.default.fileExists(atPath: data.mapFile(before).path))
         let oldAfterFailure = try Self.localize(
-            service, token: token, code: built.mapCode, venue: venue, poses: oldArea, venueFromMap: venueFromMap)
+            service, token: try fresh(), code: built.mapCode, venue: venue, poses: oldArea, venueFromMap: venueFromMap)
         #expect(oldAfterFailure == oldBefore)
 
         // 4. The rest of the room's scan, from a second session whose frame starts elsewhere: it extends the map.
@@ -201,9 +202,9 @@ import VPSSimulation
         let baseMap = first.0.dataset.frames.count
         #expect(map.keyframes.count > baseMap && map.code == "MAP_EXTENDTEST01")
         let oldAfter = try Self.localize(
-            service, token: token, code: built.mapCode, venue: venue, poses: oldArea, venueFromMap: venueFromMap)
+            service, token: try fresh(), code: built.mapCode, venue: venue, poses: oldArea, venueFromMap: venueFromMap)
         let newAfter = try Self.localize(
-            service, token: token, code: built.mapCode, venue: venue, poses: newArea, venueFromMap: venueFromMap)
+            service, token: try fresh(), code: built.mapCode, venue: venue, poses: newArea, venueFromMap: venueFromMap)
         print(
             "map extension: \(first.0.dataset.frames.count) + \(second.0.dataset.frames.count) keyframes → \(map.keyframes.count), "
                 + "\(map.pointCount) points; after, old area \(oldAfter), new area \(newAfter) of \(newArea.count)")

@@ -15,6 +15,37 @@ import VPSSimulation
 @Suite(.serialized) struct ScanLifecycleTests {
     static let camera = Camera(fx: 480, fy: 480, cx: 320, cy: 240, width: 640, height: 480)
 
+    /// Localizes every 3 s of the walk through the SDK (single-frame); counts answers within (5 cm, 1°) and
+    /// wrong ones (beyond 0.5 m or 5°) once mapped into the venue. Its own function: Swift 6.3's optimizer
+    /// sized the test function's async frame 8 bytes short with this loop inlined (AddressSanitizer: a
+    /// write past the frame at the `try? await`; a heap corruption abort without it).
+    static func localize(
+        on source: SimulatedFrameSource, with sdk: MultiSet, venueFromMap: Rigid3
+    ) async -> (good: Int, wrong: Int, queries: Int, errors: [(Double, Double)]) {
+        var good = 0, wrong = 0, queries = 0
+        var errors: [(Double, Double)] = []
+        var t = 2.0
+        while t < 23 {
+            while let f = source.step() {
+                sdk.notifyTracking(SimulatedFrameSource.trackingSignal(f.trackingState))
+                if f.timestamp >= t { break }
+            }
+            t += 3
+            guard let frame = source.current else { break }
+            queries += 1
+            guard let result = try? await sdk.localizeAndWait() else { continue }
+            let est = result.estimatedRotation.vector, p = result.estimatedPosition
+            let mapFromCamera = Rigid3(
+                rotation: Quaternion(x: Double(est.x), y: Double(est.y), z: Double(est.z), w: Double(est.w)),
+                translation: Vec3(Double(p.x), Double(p.y), Double(p.z)))
+            let e = (venueFromMap * mapFromCamera).error(to: frame.trueWorldFromCamera)
+            errors.append((e.translation, e.rotation * 180 / .pi))
+            if e.translation <= 0.05 && e.rotation * 180 / .pi <= 1 { good += 1 }
+            if e.translation > 0.5 || e.rotation * 180 / .pi > 5 { wrong += 1 }
+        }
+        return (good, wrong, queries, errors)
+    }
+
     @Test func scanUploadBuildAndLocalizeInTheScannedMap() async throws {
         let root = FileManager.default.temporaryDirectory.appendingPathComponent("scan-life-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: root) }
@@ -124,27 +155,8 @@ import VPSSimulation
                 return
             }
         }
-        var good = 0, wrong = 0, queries = 0
-        var errors: [(Double, Double)] = []
-        var t = 2.0
-        while t < 23 {
-            while let f = source.step() {
-                sdk.notifyTracking(SimulatedFrameSource.trackingSignal(f.trackingState))
-                if f.timestamp >= t { break }
-            }
-            t += 3
-            guard let frame = source.current else { break }
-            queries += 1
-            guard let result = try? await sdk.localizeAndWait() else { continue }
-            let est = result.estimatedRotation.vector, p = result.estimatedPosition
-            let mapFromCamera = Rigid3(
-                rotation: Quaternion(x: Double(est.x), y: Double(est.y), z: Double(est.z), w: Double(est.w)),
-                translation: Vec3(Double(p.x), Double(p.y), Double(p.z)))
-            let e = (venueFromMap * mapFromCamera).error(to: frame.trueWorldFromCamera)
-            errors.append((e.translation, e.rotation * 180 / .pi))
-            if e.translation <= 0.05 && e.rotation * 180 / .pi <= 1 { good += 1 }
-            if e.translation > 0.5 || e.rotation * 180 / .pi > 5 { wrong += 1 }
-        }
+        let (good, wrong, queries, errors) = await Self.localize(
+            on: source, with: sdk, venueFromMap: venueFromMap)
         sdk.release()
         print(
             "scan life cycle: \(scan.feedback.keyframes) keyframes, alignment \(String(format: "%.1f", rms * 100)) cm RMS; "

@@ -121,7 +121,7 @@ import FoundationNetworking
 
     /// `multiset serve` prints its URL, answers, and exits 0 on SIGTERM.
     @Test func serveStopsCleanlyOnSIGTERM() async throws {
-        guard let binary = UploadTests.locateBinary() else {
+        guard let binary = MultisetProcess.binary else {
             Issue.record("build the multiset product first (swift build)")
             return
         }
@@ -142,7 +142,7 @@ import FoundationNetworking
     /// (after it ignored it, before its signal source was live), and the server ran on; the test above
     /// hung on that once. Now they are blocked from the command's start and taken by `sigwait`.
     @Test func serveStopsOnASIGTERMSentTheMomentItListens() throws {
-        guard let binary = UploadTests.locateBinary() else {
+        guard let binary = MultisetProcess.binary else {
             Issue.record("build the multiset product first (swift build)")
             return
         }

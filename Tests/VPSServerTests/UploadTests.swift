@@ -12,18 +12,6 @@ import FoundationNetworking
 
 /// Map uploads in process: a map file (stored at once) and a capture dataset (built in the background).
 @Suite(.serialized) struct UploadTests {
-    static func locateBinary() -> URL? {
-        var dir = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-        while dir.path != "/" {
-            if FileManager.default.fileExists(atPath: dir.appendingPathComponent("Package.swift").path) {
-                let bin = dir.appendingPathComponent(".build/debug/multiset")
-                return FileManager.default.fileExists(atPath: bin.path) ? bin : nil
-            }
-            dir = dir.deletingLastPathComponent()
-        }
-        return nil
-    }
-
     @Test func mapFileAndCaptureUploads() throws {
         let root = FileManager.default.temporaryDirectory.appendingPathComponent("upload-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: root) }
@@ -98,7 +86,7 @@ import FoundationNetworking
     /// A server killed while a build runs leaves no half map: after a restart the map is `failed`,
     /// staging and temporary files are gone, and the server answers.
     @Test func killDuringBuildLeavesNoHalfMap() throws {
-        guard let binary = Self.locateBinary() else {
+        guard let binary = MultisetProcess.binary else {
             Issue.record("build the multiset product first (swift build)")
             return
         }
@@ -146,7 +134,7 @@ import FoundationNetworking
     /// runs again and the map ends `active` (it used to end `failed`), its staging folder is gone, no
     /// half file is visible, and the server answers again.
     @Test func killDuringServerUploadLeavesNoHalfMap() async throws {
-        guard let binary = Self.locateBinary() else {
+        guard let binary = MultisetProcess.binary else {
             Issue.record("build the multiset product first (swift build)")
             return
         }

@@ -84,7 +84,7 @@ let package = Package(
             name: "MultiSetDemo",
             dependencies: [
                 "MultiSetCommandLine", "MultiSetSDK", "MultiSetSampleKit", "VPSFeatures", "VPSGeometry", "VPSImaging",
-                "VPSMap", "VPSProtocol", "VPSServer", "VPSSimulation",
+                "VPSLocalizer", "VPSMap", "VPSProtocol", "VPSServer", "VPSSimulation",
             ]),
         .executableTarget(
             name: "multiset",

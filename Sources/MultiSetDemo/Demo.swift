@@ -3,6 +3,7 @@ import MultiSetCommandLine
 import MultiSetSDK
 import VPSGeometry
 import VPSImaging
+import VPSLocalizer
 import VPSServer
 import VPSSimulation
 
@@ -282,13 +283,12 @@ public enum Demo {
 
     static func describe(_ s: DemoAct.Summary) -> String {
         let accepted = s.answers.filter(\.accepted)
-        let errors = accepted.map(\.error.meters).sorted()
-        let median = errors.isEmpty ? Double.nan : errors[errors.count / 2]
+        // Medians as the evaluations take them (the mean of the middle two of an even count).
+        let median = EvaluationSummary.median(accepted.map(\.error.meters)) ?? .nan
         let placement = s.placementErrors.sorted()
-        let p50 = placement.isEmpty ? Double.nan : placement[placement.count / 2]
+        let p50 = EvaluationSummary.median(placement) ?? .nan
         let p95 = placement.isEmpty ? Double.nan : placement[min(placement.count - 1, placement.count * 95 / 100)]
-        let latency = s.latencies.sorted()
-        let lat = latency.isEmpty ? Double.nan : latency[latency.count / 2]
+        let lat = EvaluationSummary.median(s.latencies) ?? .nan
         return String(
             format:
                 "%@: %d queries (median %.0f ms on the wire), %d fixes accepted (median answer error %.1f cm), %d discarded, %d failure(s) reported; AR content placed within %.1f cm (median), %.1f cm (95%%); %.0f s of walk in %.1f s",

@@ -3,6 +3,7 @@ import Foundation
 import VPSFeatures
 import VPSGeometry
 import VPSImaging
+import VPSMap
 
 /// Localization against a prepared map, for one image or several frames with known relative poses
 /// (an AR session's tracking poses), which are one query: a single image is a rig of one.
@@ -350,11 +351,17 @@ extension LocalizationRun {
         _ pose: CameraPose, support: Int, verifiedAlready: Bool, rival: RivalSearch,
         verification: ProjectionVerification, options: LocalizerOptions
     ) -> (support: Int, competitor: Int, rival: CameraPose?) {
+        // The candidates are verified independently (on the cores there are), then compared in order.
+        let candidates = rival.found.prefix(3).filter { $0.inliers >= 10 }
+        let results = ResultsBox<ProjectionVerification.Verified?>(count: candidates.count)
+        DispatchQueue.concurrentPerform(iterations: candidates.count) { j in
+            let verified = verification.verify(
+                pose: candidates[j].pose, support: 0, weightByScale: options.weightByScale, options: options.pose)
+            results.set(j, .success(verified))
+        }
         var strongest: ProjectionVerification.Verified?
-        for candidate in rival.found.prefix(3) where candidate.inliers >= 10 {
-            guard
-                let verified = verification.verify(
-                    pose: candidate.pose, support: 0, weightByScale: options.weightByScale, options: options.pose),
+        for j in candidates.indices {
+            guard case .success(let verified?)? = results.get(j),
                 let p = verified.result.camFromWorld, RivalSearch.isDistinct(p, from: pose)
             else { continue }
             if verified.support > (strongest?.support ?? 0) { strongest = verified }

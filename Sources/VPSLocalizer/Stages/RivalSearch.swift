@@ -1,6 +1,7 @@
 import Foundation
 import VPSFeatures
 import VPSGeometry
+import VPSMap
 
 /// Stage 7 of a query: the strongest distinct competitor of the winning pose (SPEC §18.3), behind
 /// `inlierMargin` and the confidence's distinctness.
@@ -93,15 +94,22 @@ struct RivalSearch {
             subsets[0].append(contentsOf: globalTwins)
             subsets[1].append(contentsOf: globalTwins)
         }
-        for subset in subsets {
-            let found = Self.bestCompetitor(of: winner, among: subset, query: query, map: map, options: options)
-            if let p = found.pose { self.found.append((found.inliers, p)) }
+        // The subsets' searches and the mirror's (the winner's own matches may have a second
+        // explanation, a planar scene's mirror pose) are independent and each seeded: they run on
+        // the cores there are and are collected in order, so the rivals are those one thread finds.
+        let searched = subsets
+        let results = ResultsBox<(inliers: Int, pose: CameraPose)?>(count: searched.count + 1)
+        DispatchQueue.concurrentPerform(iterations: searched.count + 1) { j in
+            guard j < searched.count else {
+                let mirror = PoseAmbiguity.rival(
+                    of: winner, matches: matches, query: query, options: options, reference: ambiguity)
+                return results.set(j, .success(mirror))
+            }
+            let found = Self.bestCompetitor(of: winner, among: searched[j], query: query, map: map, options: options)
+            results.set(j, .success(found.pose.map { (found.inliers, $0) }))
         }
-        // The winner's own matches may have a second explanation (a planar scene's mirror pose).
-        if let mirror = PoseAmbiguity.rival(
-            of: winner, matches: matches, query: query, options: options, reference: ambiguity)
-        {
-            self.found.append(mirror)
+        for j in 0...searched.count {
+            if case .success(let rival?)? = results.get(j) { self.found.append(rival) }
         }
         self.found.sort { $0.inliers > $1.inliers }
         if let best = self.found.first {

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import statistics
 import sys
 from pathlib import Path
@@ -118,7 +119,9 @@ def print_table(rows: dict) -> None:
             print(" | ".join([f"{scene:{width}s}  {label + ' vs ' + r['peer_feature']:22s}"]
                              + [" ".join(f"{v:>{w}s}" for v in vals) for vals, (_, _, w) in zip(cols, groups)]))
     print("localized: answered with confidence >= 0.2 (ours), >= 12 inliers (peer); x = peer / ours (> 1: ours "
-          "better)\nmedian errors over localized queries; a 4-frame query's time covers its 4 images")
+          "better)\nmedian errors over localized queries; a 4-frame query's time covers its 4 images\n"
+          "threads: the peer and our OpenCV calls run on one; our rig extraction and rival search use the "
+          f"machine's cores ({os.cpu_count()} here)")
     for scene, confs in rows.items():
         single = ((confs.get("4 frames") or {}).get("ours") or {}).get("single_same_map")
         if single and single["localized"]:

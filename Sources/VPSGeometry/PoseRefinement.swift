@@ -149,39 +149,48 @@ struct RigReprojectionProblem {
     }
 
     /// Accumulates the weighted normal equations `H δ = −g` (H upper-triangular half filled, then mirrored).
+    ///
+    /// - Complexity: O(`count`), no allocation (the sums run in the order of the rows, so the result
+    ///   does not depend on how they are stored).
     func linearize(_ pose: CameraPose, _ loss: RobustLoss, h: inout [Double], g: inout [Double]) {
-        for k in 0..<36 { h[k] = 0 }
-        for k in 0..<6 { g[k] = 0 }
-        for k in 0..<count {
-            let i = index(k)
-            guard
-                let res = reprojectionResidual(
-                    rigFromWorld: pose, camFromRig: camera(i), point: points[i], observation: observations[i])
-            else { continue }
-            guard let m = whitening?[i] else {
-                let w = loss.weight(res.residual.squaredNorm)
-                if w == 0 { continue }
-                Self.accumulate(res.row0, w, res.residual.x, &h, &g)
-                Self.accumulate(res.row1, w, res.residual.y, &h, &g)
-                continue
+        precondition(h.count == 36 && g.count == 6, "a 6×6 system")
+        h.withUnsafeMutableBufferPointer { hp in
+            g.withUnsafeMutableBufferPointer { gp in
+                for k in 0..<36 { hp[k] = 0 }
+                for k in 0..<6 { gp[k] = 0 }
+                for k in 0..<count {
+                    let i = index(k)
+                    guard
+                        let res = reprojectionResidual(
+                            rigFromWorld: pose, camFromRig: camera(i), point: points[i], observation: observations[i])
+                    else { continue }
+                    guard let m = whitening?[i] else {
+                        let w = loss.weight(res.residual.squaredNorm)
+                        if w == 0 { continue }
+                        Self.accumulate(res.row0, w, res.residual.x, hp, gp)
+                        Self.accumulate(res.row1, w, res.residual.y, hp, gp)
+                        continue
+                    }
+                    // Whitened: W r with rows W J (W upper triangular).
+                    let r = m.apply(res.residual)
+                    let w = loss.weight(r.squaredNorm)
+                    if w == 0 { continue }
+                    let row0 = (m.a * res.row0.0 + m.b * res.row1.0, m.a * res.row0.1 + m.b * res.row1.1)
+                    let row1 = (m.c * res.row1.0, m.c * res.row1.1)
+                    Self.accumulate(row0, w, r.x, hp, gp)
+                    Self.accumulate(row1, w, r.y, hp, gp)
+                }
+                for a in 0..<6 { for b in 0..<a { hp[b * 6 + a] = hp[a * 6 + b] } }
             }
-            // Whitened: W r with rows W J (W upper triangular).
-            let r = m.apply(res.residual)
-            let w = loss.weight(r.squaredNorm)
-            if w == 0 { continue }
-            let row0 = (m.a * res.row0.0 + m.b * res.row1.0, m.a * res.row0.1 + m.b * res.row1.1)
-            let row1 = (m.c * res.row1.0, m.c * res.row1.1)
-            Self.accumulate(row0, w, r.x, &h, &g)
-            Self.accumulate(row1, w, r.y, &h, &g)
         }
-        for a in 0..<6 { for b in 0..<a { h[b * 6 + a] = h[a * 6 + b] } }
     }
 
+    /// Adds one residual row's `w Jᵀ J` (lower half) and `w Jᵀ r` to `h` and `g`.
     @inline(__always) static func accumulate(
-        _ row: (Vec3, Vec3), _ w: Double, _ r: Double, _ h: inout [Double], _ g: inout [Double]
+        _ row: (Vec3, Vec3), _ w: Double, _ r: Double, _ h: UnsafeMutableBufferPointer<Double>,
+        _ g: UnsafeMutableBufferPointer<Double>
     ) {
-        let j = (row.0.x, row.0.y, row.0.z, row.1.x, row.1.y, row.1.z)
-        let jr = [j.0, j.1, j.2, j.3, j.4, j.5]
+        let jr = SIMD8<Double>(row.0.x, row.0.y, row.0.z, row.1.x, row.1.y, row.1.z, 0, 0)
         for a in 0..<6 {
             let wa = w * jr[a]
             g[a] += wa * r

@@ -44,7 +44,7 @@ public func reprojectionResidual(
 ///
 /// `p_cam = camFromRig (R X + t)`; the update is on `rigFromWorld` as in `reprojectionResidual(pose:...)`.
 /// With `camFromRig == nil` the camera is the rig.
-@inlinable
+@inlinable @inline(__always)
 public func reprojectionResidual(
     rigFromWorld: CameraPose, camFromRig: CameraPose?, point: Vec3, observation: Vec2
 ) -> (residual: Vec2, row0: (Vec3, Vec3), row1: (Vec3, Vec3))? {
@@ -133,17 +133,23 @@ struct RigReprojectionProblem {
 
     @inline(__always) func index(_ k: Int) -> Int { indices?[k] ?? k }
 
-    @inline(__always) func camera(_ i: Int) -> CameraPose? { cameraIndices.map { camFromRig[$0[i]] } }
-
     func cost(_ pose: CameraPose, _ loss: RobustLoss) -> Double {
         var c = 0.0
-        for k in 0..<count {
-            let i = index(k)
+        // One loop per case, so that a single camera's poses are never wrapped in optionals.
+        @inline(__always) func add(_ i: Int, _ camera: CameraPose?) {
             var q = pose.transform(points[i])
-            if let cam = camera(i) { q = cam.transform(q) }
-            guard q.z > 1e-12 else { continue }
+            if let camera { q = camera.transform(q) }
+            guard q.z > 1e-12 else { return }
             let r = Vec2(q.x / q.z - observations[i].x, q.y / q.z - observations[i].y)
             c += loss.rho(whitening.map { $0[i].squaredNorm(r) } ?? r.squaredNorm)
+        }
+        if let cameraIndices {
+            for k in 0..<count {
+                let i = index(k)
+                add(i, camFromRig[cameraIndices[i]])
+            }
+        } else {
+            for k in 0..<count { add(index(k), nil) }
         }
         return 0.5 * c
     }
@@ -158,27 +164,35 @@ struct RigReprojectionProblem {
             g.withUnsafeMutableBufferPointer { gp in
                 for k in 0..<36 { hp[k] = 0 }
                 for k in 0..<6 { gp[k] = 0 }
-                for k in 0..<count {
-                    let i = index(k)
+                // One loop per case, so that a single camera's poses are never wrapped in optionals.
+                @inline(__always) func add(_ i: Int, _ camera: CameraPose?) {
                     guard
                         let res = reprojectionResidual(
-                            rigFromWorld: pose, camFromRig: camera(i), point: points[i], observation: observations[i])
-                    else { continue }
+                            rigFromWorld: pose, camFromRig: camera, point: points[i], observation: observations[i])
+                    else { return }
                     guard let m = whitening?[i] else {
                         let w = loss.weight(res.residual.squaredNorm)
-                        if w == 0 { continue }
+                        if w == 0 { return }
                         Self.accumulate(res.row0, w, res.residual.x, hp, gp)
                         Self.accumulate(res.row1, w, res.residual.y, hp, gp)
-                        continue
+                        return
                     }
                     // Whitened: W r with rows W J (W upper triangular).
                     let r = m.apply(res.residual)
                     let w = loss.weight(r.squaredNorm)
-                    if w == 0 { continue }
+                    if w == 0 { return }
                     let row0 = (m.a * res.row0.0 + m.b * res.row1.0, m.a * res.row0.1 + m.b * res.row1.1)
                     let row1 = (m.c * res.row1.0, m.c * res.row1.1)
                     Self.accumulate(row0, w, r.x, hp, gp)
                     Self.accumulate(row1, w, r.y, hp, gp)
+                }
+                if let cameraIndices {
+                    for k in 0..<count {
+                        let i = index(k)
+                        add(i, camFromRig[cameraIndices[i]])
+                    }
+                } else {
+                    for k in 0..<count { add(index(k), nil) }
                 }
                 for a in 0..<6 { for b in 0..<a { hp[b * 6 + a] = hp[a * 6 + b] } }
             }
@@ -246,35 +260,42 @@ struct RigReprojectionProblem {
     }
 }
 
-/// Solves the 6×6 symmetric positive-definite system `a x = b` (row-major) by Cholesky.
-@inlinable
+/// Solves the 6×6 symmetric positive-definite system `a x = b` (row-major) by Cholesky; nil when `a`
+/// is not positive definite or the solution is not finite.
+///
+/// - Complexity: O(1); the factor lives on the stack (one allocation: the result).
 func solveSymmetric6(_ a: [Double], _ b: [Double]) -> [Double]? {
-    var l = [Double](repeating: 0, count: 36)
-    for i in 0..<6 {
-        for j in 0...i {
-            var s = a[i * 6 + j]
-            for k in 0..<j { s -= l[i * 6 + k] * l[j * 6 + k] }
-            if i == j {
-                guard s > 0 else { return nil }
-                l[i * 6 + i] = s.squareRoot()
-            } else {
-                l[i * 6 + j] = s / l[j * 6 + j]
+    precondition(a.count == 36 && b.count == 6, "a 6×6 system")
+    return withUnsafeTemporaryAllocation(of: Double.self, capacity: 42) { scratch -> [Double]? in
+        let l = UnsafeMutableBufferPointer(rebasing: scratch[0..<36])
+        let y = UnsafeMutableBufferPointer(rebasing: scratch[36..<42])
+        l.initialize(repeating: 0)
+        y.initialize(repeating: 0)
+        for i in 0..<6 {
+            for j in 0...i {
+                var s = a[i * 6 + j]
+                for k in 0..<j { s -= l[i * 6 + k] * l[j * 6 + k] }
+                if i == j {
+                    guard s > 0 else { return nil }
+                    l[i * 6 + i] = s.squareRoot()
+                } else {
+                    l[i * 6 + j] = s / l[j * 6 + j]
+                }
             }
         }
+        for i in 0..<6 {
+            var s = b[i]
+            for k in 0..<i { s -= l[i * 6 + k] * y[k] }
+            y[i] = s / l[i * 6 + i]
+        }
+        var x = [Double](repeating: 0, count: 6)
+        for i in stride(from: 5, through: 0, by: -1) {
+            var s = y[i]
+            for k in (i + 1)..<6 { s -= l[k * 6 + i] * x[k] }
+            x[i] = s / l[i * 6 + i]
+        }
+        return x.allSatisfy(\.isFinite) ? x : nil
     }
-    var y = [Double](repeating: 0, count: 6)
-    for i in 0..<6 {
-        var s = b[i]
-        for k in 0..<i { s -= l[i * 6 + k] * y[k] }
-        y[i] = s / l[i * 6 + i]
-    }
-    var x = [Double](repeating: 0, count: 6)
-    for i in stride(from: 5, through: 0, by: -1) {
-        var s = y[i]
-        for k in (i + 1)..<6 { s -= l[k * 6 + i] * x[k] }
-        x[i] = s / l[i * 6 + i]
-    }
-    return x.allSatisfy(\.isFinite) ? x : nil
 }
 
 /// The 6×6 Gauss–Newton information matrix `Jᵀ W J` of a pose's reprojection errors, row-major,

@@ -352,11 +352,15 @@ extension LocalizationRun {
         verification: ProjectionVerification, options: LocalizerOptions
     ) -> (support: Int, competitor: Int, rival: CameraPose?) {
         // The candidates are verified independently (on the cores there are), then compared in order.
+        // The winner's own measure, needed whenever a rival stands, runs beside them (slot `count`).
         let candidates = rival.found.prefix(3).filter { $0.inliers >= 10 }
-        let results = ResultsBox<ProjectionVerification.Verified?>(count: candidates.count)
-        DispatchQueue.concurrentPerform(iterations: candidates.count) { j in
+        guard !candidates.isEmpty else { return (support, 0, nil) }
+        let tasks = candidates.count + (verifiedAlready ? 0 : 1)
+        let results = ResultsBox<ProjectionVerification.Verified?>(count: tasks)
+        DispatchQueue.concurrentPerform(iterations: tasks) { j in
             let verified = verification.verify(
-                pose: candidates[j].pose, support: 0, weightByScale: options.weightByScale, options: options.pose)
+                pose: j < candidates.count ? candidates[j].pose : pose, support: 0,
+                weightByScale: options.weightByScale, options: options.pose)
             results.set(j, .success(verified))
         }
         var strongest: ProjectionVerification.Verified?
@@ -368,11 +372,10 @@ extension LocalizationRun {
         }
         guard let strongest else { return (support, 0, nil) }
         // A pose descriptors found is measured by projection too (`verifiedAlready`: it was).
-        let measured =
-            verifiedAlready
-            ? support
-            : verification.verify(pose: pose, support: 0, weightByScale: options.weightByScale, options: options.pose)?
-                .support ?? support
+        var measured = support
+        if !verifiedAlready, case .success(let verified?)? = results.get(candidates.count) {
+            measured = verified.support
+        }
         return (measured, strongest.support, strongest.result.camFromWorld)
     }
 }

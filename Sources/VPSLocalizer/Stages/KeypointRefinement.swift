@@ -1,6 +1,8 @@
+import Foundation
 import VPSFeatures
 import VPSGeometry
 import VPSImaging
+import VPSMap
 
 /// Stage 5b of a query: each inlier keypoint moved onto the spot its map point's reference patch shows.
 ///
@@ -32,33 +34,50 @@ struct KeypointRefinement {
     ) {
         correspondences = c
         guard let patches = map.data.pointPatches else { return }
-        var integrals: [IntegralImage?] = Array(repeating: nil, count: query.frames.count)
-        // In image order: the summed-area table's rows stay cached from one keypoint to the next.
-        // Per frame, at most `limit`: the finest keypoints first (the most precise, and the cheapest to align).
-        var chosen: [Int] = []
-        for k in query.frames.indices {
+        // Per frame, at most `limit`: the finest keypoints first (the most precise, and the cheapest to
+        // align); in image order, so the summed-area table's rows stay cached from one keypoint to the next.
+        let perFrame = query.frames.indices.map { k -> [Int] in
             let frame = (0..<min(c.count, inliers.count)).filter { inliers[$0] && c.frames[$0] == k }
-            chosen +=
+            let chosen =
                 frame.count > limit
-                ? frame.sorted { (c.sigmas[$0], $0) < (c.sigmas[$1], $1) }.prefix(limit) : frame[...]
+                ? Array(frame.sorted { (c.sigmas[$0], $0) < (c.sigmas[$1], $1) }.prefix(limit)) : frame
+            return chosen.sorted { (c.pixels[$0].y, $0) < (c.pixels[$1].y, $1) }
         }
-        let order = chosen.sorted {
-            (c.frames[$0], c.pixels[$0].y) < (c.frames[$1], c.pixels[$1].y)
+        // A rig's frames are independent (each its own image and keypoints): aligned on the cores there
+        // are, and applied in frame order.
+        let results = ResultsBox<[(index: Int, center: Vec2)]>(count: perFrame.count)
+        DispatchQueue.concurrentPerform(iterations: perFrame.count) { k in
+            results.set(
+                k,
+                .success(Self.align(perFrame[k], frame: query.frames[k], c: c, patches: patches, alignment: alignment)))
         }
-        for i in order {
+        for k in perFrame.indices {
+            guard case .success(let moved)? = results.get(k) else { continue }
+            for (i, center) in moved {
+                correspondences.pixels[i] = center
+                correspondences.sigmas[i] *= sigmaFactor
+                refined += 1
+            }
+        }
+    }
+
+    /// The aligned centres of the correspondences `indices` of one frame (those that align).
+    private static func align(
+        _ indices: [Int], frame: QueryFeatures.Frame, c: Correspondences, patches: [UInt8], alignment: PatchAlignment
+    ) -> [(index: Int, center: Vec2)] {
+        guard !indices.isEmpty else { return [] }
+        let integral = IntegralImage(frame.image)
+        var moved: [(index: Int, center: Vec2)] = []
+        for i in indices {
             let p = Int(c.pointIndices[i])
             let bytes = patches[(p * PointPatch.count)..<((p + 1) * PointPatch.count)]
             guard let template = PatchAlignment.Template(bytes, minDeviation: alignment.minTemplateDeviation) else {
                 continue
             }
-            let k = c.frames[i]
-            let frame = query.frames[k]
-            if integrals[k] == nil { integrals[k] = IntegralImage(frame.image) }
             let start = PatchFrame(keypoint: frame.keypoints[Int(c.features[i])], binary: !frame.descriptors.isFloat)
-            guard let aligned = alignment.align(template, in: integrals[k]!, from: start) else { continue }
-            correspondences.pixels[i] = Vec2(aligned.center.x, aligned.center.y)
-            correspondences.sigmas[i] *= sigmaFactor
-            refined += 1
+            guard let aligned = alignment.align(template, in: integral, from: start) else { continue }
+            moved.append((i, Vec2(aligned.center.x, aligned.center.y)))
         }
+        return moved
     }
 }

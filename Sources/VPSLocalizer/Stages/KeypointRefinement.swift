@@ -43,16 +43,31 @@ struct KeypointRefinement {
                 ? Array(frame.sorted { (c.sigmas[$0], $0) < (c.sigmas[$1], $1) }.prefix(limit)) : frame
             return chosen.sorted { (c.pixels[$0].y, $0) < (c.pixels[$1].y, $1) }
         }
-        // A rig's frames are independent (each its own image and keypoints): aligned on the cores there
-        // are, and applied in frame order.
-        let results = ResultsBox<[(index: Int, center: Vec2)]>(count: perFrame.count)
+        // Every alignment is independent of the others: the frames' summed-area tables are built, then
+        // runs of `Self.chunk` keypoints aligned, on the cores there are; the moves are applied in order.
+        let integrals = ResultsBox<IntegralImage>(count: perFrame.count)
         DispatchQueue.concurrentPerform(iterations: perFrame.count) { k in
-            results.set(
-                k,
-                .success(Self.align(perFrame[k], frame: query.frames[k], c: c, patches: patches, alignment: alignment)))
+            guard !perFrame[k].isEmpty else { return }
+            integrals.set(k, .success(IntegralImage(query.frames[k].image)))
         }
-        for k in perFrame.indices {
-            guard case .success(let moved)? = results.get(k) else { continue }
+        let tasks = perFrame.indices.flatMap { k in
+            stride(from: 0, to: perFrame[k].count, by: Self.chunk).map {
+                (frame: k, indices: perFrame[k][$0..<min($0 + Self.chunk, perFrame[k].count)])
+            }
+        }
+        let results = ResultsBox<[(index: Int, center: Vec2)]>(count: tasks.count)
+        DispatchQueue.concurrentPerform(iterations: tasks.count) { t in
+            let k = tasks[t].frame
+            guard case .success(let integral)? = integrals.get(k) else { return }
+            results.set(
+                t,
+                .success(
+                    Self.align(
+                        tasks[t].indices, frame: query.frames[k], integral: integral, c: c, patches: patches,
+                        alignment: alignment)))
+        }
+        for t in tasks.indices {
+            guard case .success(let moved)? = results.get(t) else { continue }
             for (i, center) in moved {
                 correspondences.pixels[i] = center
                 correspondences.sigmas[i] *= sigmaFactor
@@ -61,12 +76,14 @@ struct KeypointRefinement {
         }
     }
 
+    /// Keypoints per parallel task: a few milliseconds of alignment, far above a task's overhead.
+    static let chunk = 48
+
     /// The aligned centres of the correspondences `indices` of one frame (those that align).
     private static func align(
-        _ indices: [Int], frame: QueryFeatures.Frame, c: Correspondences, patches: [UInt8], alignment: PatchAlignment
+        _ indices: ArraySlice<Int>, frame: QueryFeatures.Frame, integral: IntegralImage, c: Correspondences,
+        patches: [UInt8], alignment: PatchAlignment
     ) -> [(index: Int, center: Vec2)] {
-        guard !indices.isEmpty else { return [] }
-        let integral = IntegralImage(frame.image)
         var moved: [(index: Int, center: Vec2)] = []
         for i in indices {
             let p = Int(c.pointIndices[i])

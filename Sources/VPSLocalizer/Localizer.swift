@@ -352,7 +352,8 @@ extension LocalizationRun {
         verification: ProjectionVerification, options: LocalizerOptions
     ) -> (support: Int, competitor: Int, rival: CameraPose?) {
         // The candidates are verified independently (on the cores there are), then compared in order.
-        // The winner's own measure, needed whenever a rival stands, runs beside them (slot `count`).
+        // The winner's own measure, needed whenever a rival stands, runs beside them (the last slot); when
+        // every candidate turns out no place it was spent for nothing (one verification, ~1.5 ms).
         let candidates = rival.found.prefix(3).filter { $0.inliers >= 10 }
         guard !candidates.isEmpty else { return (support, 0, nil) }
         let tasks = candidates.count + (verifiedAlready ? 0 : 1)

@@ -133,9 +133,21 @@ struct RigReprojectionProblem {
 
     @inline(__always) func index(_ k: Int) -> Int { indices?[k] ?? k }
 
+    /// Calls `body` with each observation used and its camera in the rig (nil: the rig is one camera).
+    /// One loop per case, so that a single camera's pose is never wrapped in an optional per residual.
+    @inline(__always) func forEachObservation(_ body: (_ index: Int, _ camera: CameraPose?) -> Void) {
+        if let cameraIndices {
+            for k in 0..<count {
+                let i = index(k)
+                body(i, camFromRig[cameraIndices[i]])
+            }
+        } else {
+            for k in 0..<count { body(index(k), nil) }
+        }
+    }
+
     func cost(_ pose: CameraPose, _ loss: RobustLoss) -> Double {
         var c = 0.0
-        // One loop per case, so that a single camera's poses are never wrapped in optionals.
         @inline(__always) func add(_ i: Int, _ camera: CameraPose?) {
             var q = pose.transform(points[i])
             if let camera { q = camera.transform(q) }
@@ -143,14 +155,7 @@ struct RigReprojectionProblem {
             let r = Vec2(q.x / q.z - observations[i].x, q.y / q.z - observations[i].y)
             c += loss.rho(whitening.map { $0[i].squaredNorm(r) } ?? r.squaredNorm)
         }
-        if let cameraIndices {
-            for k in 0..<count {
-                let i = index(k)
-                add(i, camFromRig[cameraIndices[i]])
-            }
-        } else {
-            for k in 0..<count { add(index(k), nil) }
-        }
+        forEachObservation(add)
         return 0.5 * c
     }
 
@@ -164,7 +169,6 @@ struct RigReprojectionProblem {
             g.withUnsafeMutableBufferPointer { gp in
                 for k in 0..<36 { hp[k] = 0 }
                 for k in 0..<6 { gp[k] = 0 }
-                // One loop per case, so that a single camera's poses are never wrapped in optionals.
                 @inline(__always) func add(_ i: Int, _ camera: CameraPose?) {
                     guard
                         let res = reprojectionResidual(
@@ -186,14 +190,7 @@ struct RigReprojectionProblem {
                     Self.accumulate(row0, w, r.x, hp, gp)
                     Self.accumulate(row1, w, r.y, hp, gp)
                 }
-                if let cameraIndices {
-                    for k in 0..<count {
-                        let i = index(k)
-                        add(i, camFromRig[cameraIndices[i]])
-                    }
-                } else {
-                    for k in 0..<count { add(index(k), nil) }
-                }
+                forEachObservation(add)
                 for a in 0..<6 { for b in 0..<a { hp[b * 6 + a] = hp[a * 6 + b] } }
             }
         }

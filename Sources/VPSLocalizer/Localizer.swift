@@ -357,26 +357,21 @@ extension LocalizationRun {
         let candidates = rival.found.prefix(3).filter { $0.inliers >= 10 }
         guard !candidates.isEmpty else { return (support, 0, nil) }
         let tasks = candidates.count + (verifiedAlready ? 0 : 1)
-        let results = ResultsBox<ProjectionVerification.Verified?>(count: tasks)
-        DispatchQueue.concurrentPerform(iterations: tasks) { j in
-            let verified = verification.verify(
+        let results = ResultsBox<ProjectionVerification.Verified?>.concurrentMap(tasks) { j in
+            verification.verify(
                 pose: j < candidates.count ? candidates[j].pose : pose, support: 0,
                 weightByScale: options.weightByScale, options: options.pose)
-            results.set(j, .success(verified))
         }
         var strongest: ProjectionVerification.Verified?
-        for j in candidates.indices {
-            guard case .success(let verified?)? = results.get(j),
-                let p = verified.result.camFromWorld, RivalSearch.isDistinct(p, from: pose)
-            else { continue }
+        for verified in results.prefix(candidates.count) {
+            guard let verified, let p = verified.result.camFromWorld, RivalSearch.isDistinct(p, from: pose) else {
+                continue
+            }
             if verified.support > (strongest?.support ?? 0) { strongest = verified }
         }
         guard let strongest else { return (support, 0, nil) }
         // A pose descriptors found is measured by projection too (`verifiedAlready`: it was).
-        var measured = support
-        if !verifiedAlready, case .success(let verified?)? = results.get(candidates.count) {
-            measured = verified.support
-        }
+        let measured = verifiedAlready ? support : results[candidates.count]?.support ?? support
         return (measured, strongest.support, strongest.result.camFromWorld)
     }
 }

@@ -16,4 +16,15 @@ package final class ResultsBox<T>: @unchecked Sendable {
         defer { lock.unlock() }
         return slots[i]
     }
+
+    /// `body(0)`, …, `body(count − 1)` on the cores there are (`concurrentPerform`), returned in index
+    /// order: for independent work whose result must not depend on the threads' timing.
+    package static func concurrentMap(_ count: Int, _ body: @Sendable (Int) -> T) -> [T] {
+        let box = ResultsBox(count: count)
+        DispatchQueue.concurrentPerform(iterations: count) { box.set($0, .success(body($0))) }
+        return (0..<count).map { i in
+            guard case .success(let value)? = box.get(i) else { preconditionFailure("every slot is set") }
+            return value
+        }
+    }
 }

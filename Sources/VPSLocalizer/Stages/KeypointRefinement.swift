@@ -45,34 +45,25 @@ struct KeypointRefinement {
         }
         // Every alignment is independent of the others: the frames' summed-area tables are built, then
         // runs of `Self.chunk` keypoints aligned, on the cores there are; the moves are applied in order.
-        let integrals = ResultsBox<IntegralImage>(count: perFrame.count)
-        DispatchQueue.concurrentPerform(iterations: perFrame.count) { k in
-            guard !perFrame[k].isEmpty else { return }
-            integrals.set(k, .success(IntegralImage(query.frames[k].image)))
+        let integrals = ResultsBox<IntegralImage?>.concurrentMap(perFrame.count) { k in
+            perFrame[k].isEmpty ? nil : IntegralImage(query.frames[k].image)
         }
         let tasks = perFrame.indices.flatMap { k in
             stride(from: 0, to: perFrame[k].count, by: Self.chunk).map {
                 (frame: k, indices: perFrame[k][$0..<min($0 + Self.chunk, perFrame[k].count)])
             }
         }
-        let results = ResultsBox<[(index: Int, center: Vec2)]>(count: tasks.count)
-        DispatchQueue.concurrentPerform(iterations: tasks.count) { t in
+        let moves = ResultsBox<[(index: Int, center: Vec2)]>.concurrentMap(tasks.count) { t in
             let k = tasks[t].frame
-            guard case .success(let integral)? = integrals.get(k) else { return }
-            results.set(
-                t,
-                .success(
-                    Self.align(
-                        tasks[t].indices, frame: query.frames[k], integral: integral, c: c, patches: patches,
-                        alignment: alignment)))
+            guard let integral = integrals[k] else { return [] }
+            return Self.align(
+                tasks[t].indices, frame: query.frames[k], integral: integral, c: c, patches: patches,
+                alignment: alignment)
         }
-        for t in tasks.indices {
-            guard case .success(let moved)? = results.get(t) else { continue }
-            for (i, center) in moved {
-                correspondences.pixels[i] = center
-                correspondences.sigmas[i] *= sigmaFactor
-                refined += 1
-            }
+        for (i, center) in moves.joined() {
+            correspondences.pixels[i] = center
+            correspondences.sigmas[i] *= sigmaFactor
+            refined += 1
         }
     }
 

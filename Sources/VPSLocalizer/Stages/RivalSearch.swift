@@ -98,19 +98,15 @@ struct RivalSearch {
         // explanation, a planar scene's mirror pose) are independent and each seeded: they run on
         // the cores there are and are collected in order, so the rivals are those one thread finds.
         let searched = subsets
-        let results = ResultsBox<(inliers: Int, pose: CameraPose)?>(count: searched.count + 1)
-        DispatchQueue.concurrentPerform(iterations: searched.count + 1) { j in
+        let rivals = ResultsBox<(inliers: Int, pose: CameraPose)?>.concurrentMap(searched.count + 1) { j in
             guard j < searched.count else {
-                let mirror = PoseAmbiguity.rival(
+                return PoseAmbiguity.rival(
                     of: winner, matches: matches, query: query, options: options, reference: ambiguity)
-                return results.set(j, .success(mirror))
             }
             let found = Self.bestCompetitor(of: winner, among: searched[j], query: query, map: map, options: options)
-            results.set(j, .success(found.pose.map { (found.inliers, $0) }))
+            return found.pose.map { (found.inliers, $0) }
         }
-        for j in 0...searched.count {
-            if case .success(let rival?)? = results.get(j) { self.found.append(rival) }
-        }
+        self.found += rivals.compactMap { $0 }
         self.found.sort { $0.inliers > $1.inliers }
         if let best = self.found.first {
             inliers = best.inliers

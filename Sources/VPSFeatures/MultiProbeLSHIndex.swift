@@ -295,6 +295,12 @@ public struct MultiProbeLSHIndex: BinaryDescriptorIndex {
         var epoch: UInt32 = 0
         var selection = TopKSelection(k: k)
         var computations = 0
+        // Each query in three passes whose loads do not wait on one another (the tables and
+        // descriptors are mostly outside the cache by the time a query comes): the probed buckets'
+        // ranges, their members in discovery order without repeats, then the distances. The order is
+        // that of a single pass, so ties rank alike.
+        var ranges = [(Int, Int)](repeating: (0, 0), count: tableCount * probeMasks.count)
+        var candidates = [UInt32]()
         queries.words.withUnsafeBufferPointer { q in
             descriptors.words.withUnsafeBufferPointer { train in
                 bucketStarts.withUnsafeBufferPointer { starts in
@@ -308,22 +314,41 @@ public struct MultiProbeLSHIndex: BinaryDescriptorIndex {
                                 epoch += 1
                                 selection.reset()
                                 let query = q.baseAddress! + 4 * qi
-                                for table in 0..<tableCount {
-                                    let key = Self.key(query, bitPositions, table: table, keyBits: keyBits)
-                                    let startBase = table * (bucketCount + 1)
-                                    let memberBase = table * n
-                                    for mask in probeMasks {
-                                        let bucket = startBase + Int(key ^ mask)
-                                        for m in Int(starts[bucket])..<Int(starts[bucket + 1]) {
-                                            let i = Int(members[memberBase + m])
-                                            if seen[i] == epoch { continue }
-                                            seen[i] = epoch
-                                            let distance = DistanceKernels.hamming(query, train.baseAddress! + 4 * i)
-                                            computations += 1
-                                            selection.offer(Float(distance), index: Int32(truncatingIfNeeded: i))
+                                var total = 0
+                                ranges.withUnsafeMutableBufferPointer { range in
+                                    var r = 0
+                                    for table in 0..<tableCount {
+                                        let key = Self.key(query, bitPositions, table: table, keyBits: keyBits)
+                                        let startBase = table * (bucketCount + 1)
+                                        let memberBase = table * n
+                                        for mask in probeMasks {
+                                            let bucket = startBase + Int(key ^ mask)
+                                            let lower = Int(starts[bucket]), upper = Int(starts[bucket + 1])
+                                            range[r] = (memberBase + lower, memberBase + upper)
+                                            total += upper - lower
+                                            r += 1
                                         }
                                     }
                                 }
+                                if candidates.count < total { candidates = [UInt32](repeating: 0, count: total) }
+                                var unique = 0
+                                candidates.withUnsafeMutableBufferPointer { found in
+                                    for (lower, upper) in ranges {
+                                        for m in lower..<upper {
+                                            let i = members[m]
+                                            if seen[Int(i)] == epoch { continue }
+                                            seen[Int(i)] = epoch
+                                            found[unique] = i
+                                            unique += 1
+                                        }
+                                    }
+                                    for c in 0..<unique {
+                                        let i = Int(found[c])
+                                        let distance = DistanceKernels.hamming(query, train.baseAddress! + 4 * i)
+                                        selection.offer(Float(distance), index: Int32(truncatingIfNeeded: i))
+                                    }
+                                }
+                                computations += unique
                                 selection.distances.withUnsafeBufferPointer { d in
                                     selection.indices.withUnsafeBufferPointer { ix in
                                         result.store(

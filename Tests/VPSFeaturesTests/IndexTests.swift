@@ -69,6 +69,26 @@ import VPSTestSupport
         #expect(result.distanceComputations < queries.count * data.train.count)
     }
 
+    /// Equal distances rank in discovery order — table by table, probe by probe, members by index —
+    /// so a query's nearest list is a prefix of its longer list, and of exact copies the lowest
+    /// indices come first.
+    @Test func lshTiesRankInDiscoveryOrder() {
+        var rng = SplitMix64(testName: "IndexTests.ties")
+        var words = Self.plantedSet(count: 3000, queries: 0, &rng).train.words
+        for i in [40, 900, 1500, 2999] { words[(4 * i)..<(4 * i + 4)] = words[(4 * 17)..<(4 * 17 + 4)] }
+        let data = BinaryDescriptors(words: words)
+        let planted = Self.plantedSet(count: 3000, queries: 200, &rng)
+        let index = MultiProbeLSHIndex(data, parameters: .init(tableCount: 6))
+        let copies = index.nearest(data.subset([17]), k: 3)
+        #expect(copies[0].map(\.train) == [17, 40, 900])
+        #expect(copies[0].map(\.distance) == [0, 0, 0])
+        let two = index.nearest(planted.queries, k: 2), four = index.nearest(planted.queries, k: 4)
+        for q in 0..<planted.queries.count {
+            #expect(Array(two[q]) == Array(four[q].prefix(2)), "query \(q)")
+        }
+        #expect(two.distanceComputations == four.distanceComputations)
+    }
+
     @Test func lshRatioMatchesComeFromTwoNearest() {
         var rng = SplitMix64(testName: "IndexTests.ratio")
         let data = Self.plantedSet(count: 20_000, queries: 300, &rng)

@@ -127,24 +127,28 @@ struct RivalSearch {
     static func places(
         among candidates: Correspondences, map: LocalizationMap, awayFrom camera: CameraPose, count: Int = 3
     ) -> [Correspondences] {
-        var votes: [Int32: Int] = [:]
-        var away: [Int32: Bool] = [:]
+        // Votes and the distinctness test per keyframe in flat arrays (a dictionary's hashing was a
+        // tenth of the rival search).
+        let keyframeCount = map.data.keyframes.count
+        var votes = [Int](repeating: 0, count: keyframeCount)
+        var away = [Int8](repeating: -1, count: keyframeCount)
         for p in candidates.pointIndices {
             for k in map.keyframes(observing: Int(p)) {
-                if away[k] == nil {
-                    away[k] = isDistinct(CameraPose(map.data.keyframes[Int(k)].camFromMap), from: camera)
+                let kf = Int(k)
+                if away[kf] < 0 {
+                    away[kf] = isDistinct(CameraPose(map.data.keyframes[kf].camFromMap), from: camera) ? 1 : 0
                 }
-                if away[k]! { votes[k, default: 0] += 1 }
+                if away[kf] == 1 { votes[kf] += 1 }
             }
         }
-        let top = votes.filter { $0.value >= 10 }.sorted {
-            $0.value != $1.value ? $0.value > $1.value : $0.key < $1.key
+        let top = votes.indices.filter { votes[$0] >= 10 }.sorted {
+            votes[$0] != votes[$1] ? votes[$0] > votes[$1] : $0 < $1
         }
         .prefix(count)
-        return top.map { entry in
+        return top.map { keyframe in
             candidates.subset(
                 candidates.pointIndices.indices.filter {
-                    map.keyframes(observing: Int(candidates.pointIndices[$0])).contains(entry.key)
+                    map.keyframes(observing: Int(candidates.pointIndices[$0])).contains(Int32(keyframe))
                 })
         }
     }
@@ -177,9 +181,10 @@ struct RivalSearch {
             var subset = Array(0..<frame.keypoints.count)
             let response = frame.responses
             if subset.count > perFrame {
-                let first = explained[k]
+                var first = [Bool](repeating: false, count: subset.count)
+                for e in explained[k] where e >= 0 && e < first.count { first[e] = true }
                 subset.sort {
-                    let a = first.contains($0), b = first.contains($1)
+                    let a = first[$0], b = first[$1]
                     if a != b { return a }
                     return response[$0] != response[$1] ? response[$0] > response[$1] : $0 < $1
                 }

@@ -42,6 +42,11 @@ public struct AbsolutePoseEstimator: RansacEstimator {
         return dx * dx + dy * dy
     }
 
+    /// Scores through `PermutedPointScorer` (the same errors, in vector arithmetic).
+    public func scorer(visiting order: [Int]) -> PermutedPointScorer {
+        PermutedPointScorer(points: points, observations: observations, order: order)
+    }
+
     public func refine(_ model: CameraPose, inliers: [Int], squaredThreshold: Double) -> CameraPose? {
         var pose = model
         let opts = PoseRefinementOptions(
@@ -107,6 +112,9 @@ public struct UprightAbsolutePoseEstimator: RansacEstimator {
     @inlinable public func squaredError(_ model: CameraPose, at index: Int) -> Double {
         base.squaredError(model, at: index)
     }
+
+    /// The unconstrained estimator's scorer.
+    public func scorer(visiting order: [Int]) -> PermutedPointScorer { base.scorer(visiting: order) }
 
     public func refine(_ model: CameraPose, inliers: [Int], squaredThreshold: Double) -> CameraPose? {
         base.refine(model, inliers: inliers, squaredThreshold: squaredThreshold)

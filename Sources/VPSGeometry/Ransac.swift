@@ -37,6 +37,13 @@ public enum Ransac {
             order.swapAt(i, rng.nextInt(below: i + 1))
         }
 
+        // Models are scored through the visiting order a chunk at a time (the estimator's scorer may
+        // lay its data out in that order); the decisions are taken datum by datum as before.
+        let scorer = estimator.scorer(visiting: order)
+        let chunk = RansacScorerChunk.size
+        let errors = UnsafeMutablePointer<Double>.allocate(capacity: chunk)
+        defer { errors.deallocate() }
+
         var sprt = SPRTState(solveCost: estimator.solveCostInEvaluations)
         var best: E.Model?
         var bestScore = Double.infinity
@@ -68,20 +75,26 @@ public enum Ransac {
                     var rejected = false
                     // A random starting point per model keeps good models' rejections independent.
                     var pos = rng.nextInt(below: n)
-                    for k in 0..<n {
-                        let idx = order[pos]
-                        pos = pos + 1 == n ? 0 : pos + 1
-                        if estimator.squaredError(model, at: idx) < t2 {
-                            consistent += 1
-                            lambda *= sprt.consistentFactor
-                        } else {
-                            lambda *= sprt.inconsistentFactor
+                    var tested = 0
+                    while tested < n && !rejected {
+                        let count = min(chunk, n - pos, n - tested)
+                        scorer.squaredErrors(model, from: pos, count: count, into: errors)
+                        for c in 0..<count {
+                            tested += 1
+                            if errors[c] < t2 {
+                                consistent += 1
+                                lambda *= sprt.consistentFactor
+                            } else {
+                                lambda *= sprt.inconsistentFactor
+                            }
+                            if lambda > sprt.threshold {
+                                sprt.recordRejection(consistent: consistent, tested: tested)
+                                rejected = true
+                                break
+                            }
                         }
-                        if lambda > sprt.threshold {
-                            sprt.recordRejection(consistent: consistent, tested: k + 1)
-                            rejected = true
-                            break
-                        }
+                        pos += count
+                        if pos == n { pos = 0 }
                     }
                     if rejected {
                         stats.sprtRejections += 1
@@ -92,15 +105,21 @@ public enum Ransac {
                 stats.fullEvaluations += 1
                 var score = 0.0
                 var inliers = 0
-                for idx in order {
-                    let e = estimator.squaredError(model, at: idx)
-                    if e < t2 {
-                        score += e
-                        inliers += 1
-                    } else {
-                        score += t2
+                var pos = 0
+                scoring: while pos < n {
+                    let count = min(chunk, n - pos)
+                    scorer.squaredErrors(model, from: pos, count: count, into: errors)
+                    for c in 0..<count {
+                        let e = errors[c]
+                        if e < t2 {
+                            score += e
+                            inliers += 1
+                        } else {
+                            score += t2
+                        }
+                        if score >= bestScore { break scoring }
                     }
-                    if score >= bestScore { break }
+                    pos += count
                 }
                 guard score < bestScore else { continue }
                 best = model

@@ -1,0 +1,75 @@
+import Testing
+import VPSTestSupport
+
+@testable import VPSGeometry
+
+/// `AbsolutePoseEstimator` scored datum by datum through the visiting order (the protocol's default
+/// scorer) instead of by `PermutedPointScorer`'s vector lanes.
+private struct PlainScoringEstimator: RansacEstimator {
+    let base: AbsolutePoseEstimator
+    var sampleSize: Int { base.sampleSize }
+    var dataCount: Int { base.dataCount }
+    var solveCostInEvaluations: Double { base.solveCostInEvaluations }
+    func solveMinimal(sample: [Int], into models: inout [CameraPose]) {
+        base.solveMinimal(sample: sample, into: &models)
+    }
+    func squaredError(_ model: CameraPose, at index: Int) -> Double { base.squaredError(model, at: index) }
+    func refine(_ model: CameraPose, inliers: [Int], squaredThreshold: Double) -> CameraPose? {
+        base.refine(model, inliers: inliers, squaredThreshold: squaredThreshold)
+    }
+}
+
+@Suite struct RansacScorerTests {
+    @Test func permutedPointScorerGivesSquaredErrorBitForBit() {
+        var rng = SplitMix64(testName: "RansacScorer.bits")
+        let problem = NoisyPnP(outlierRatio: 0.5, count: 203, rng: &rng)
+        var points = problem.points
+        // Points behind the camera, on its plane and not a number: infinity, as `squaredError` says.
+        let worldFromCam = problem.truth.rigid.inverse
+        points[3] = worldFromCam.transform(Vec3(0.1, 0.2, -3))
+        points[7] = worldFromCam.transform(Vec3(0.4, -0.2, 0))
+        points[11] = Vec3(.nan, 1, 2)
+        let observations = problem.pixels.map { problem.camera.normalized(fromPixel: $0)! }
+        let estimator = AbsolutePoseEstimator(observations: observations, points: points)
+        var order = Array(0..<points.count)
+        for i in stride(from: order.count - 1, to: 0, by: -1) { order.swapAt(i, rng.nextInt(below: i + 1)) }
+        let scorer = estimator.scorer(visiting: order)
+        var errors = [Double](repeating: 0, count: RansacScorerChunk.size)
+        for model in [problem.truth, rng.cameraPose(centerScale: 10), rng.cameraPose(centerScale: 1)] {
+            for position in stride(from: 0, to: order.count, by: 5) {
+                let count = min(RansacScorerChunk.size, order.count - position)
+                errors.withUnsafeMutableBufferPointer {
+                    scorer.squaredErrors(model, from: position, count: count, into: $0.baseAddress!)
+                }
+                for k in 0..<count {
+                    let expected = estimator.squaredError(model, at: order[position + k])
+                    #expect(errors[k].bitPattern == expected.bitPattern, "position \(position + k)")
+                }
+            }
+        }
+        #expect(estimator.squaredError(problem.truth, at: 3) == .infinity)
+        #expect(estimator.squaredError(problem.truth, at: 11) == .infinity)
+    }
+
+    @Test(arguments: [true, false])
+    func ransacFindsTheSameModelWithEitherScorer(sprt: Bool) {
+        var rng = SplitMix64(testName: "RansacScorer.same.\(sprt)")
+        for trial in 0..<6 {
+            let problem = NoisyPnP(outlierRatio: [0.3, 0.6, 0.8][trial % 3], count: 150 + 37 * trial, rng: &rng)
+            let observations = problem.pixels.map { problem.camera.normalized(fromPixel: $0)! }
+            let estimator = AbsolutePoseEstimator(observations: observations, points: problem.points)
+            var options = RansacOptions(threshold: 2.0 / 500)
+            options.seed = UInt64(trial)
+            options.useSPRT = sprt
+            options.maxIterations = 3000
+            let vector = Ransac.run(estimator, options: options)
+            let plain = Ransac.run(PlainScoringEstimator(base: estimator), options: options)
+            #expect(vector.model != nil)
+            #expect(vector.model == plain.model)
+            #expect(vector.inliers == plain.inliers)
+            #expect(vector.stats.iterations == plain.stats.iterations)
+            #expect(vector.stats.sprtRejections == plain.stats.sprtRejections)
+            #expect(vector.stats.score.bitPattern == plain.stats.score.bitPattern)
+        }
+    }
+}

@@ -200,6 +200,48 @@ void chamming_nearest_two_labeled_at_level(int32_t requested_level, const uint64
     }
 }
 
+// How far ahead the gathered kernels prefetch: enough candidates to cover a miss to memory.
+enum { gather_prefetch_distance = 8 };
+
+static void distances_gathered_portable(const uint64_t *q, const uint64_t *train, const uint32_t *indices,
+                                        int32_t count, int32_t *distances) {
+    for (int32_t c = 0; c < count; c++) {
+        if (c + gather_prefetch_distance < count)
+            __builtin_prefetch(train + 4 * (int64_t)indices[c + gather_prefetch_distance]);
+        const uint64_t *d = train + 4 * (int64_t)indices[c];
+        distances[c] = popcount64_portable(q[0] ^ d[0]) + popcount64_portable(q[1] ^ d[1]) +
+                       popcount64_portable(q[2] ^ d[2]) + popcount64_portable(q[3] ^ d[3]);
+    }
+}
+
+#if defined(__x86_64__)
+__attribute__((target("popcnt"))) static void distances_gathered_popcnt(const uint64_t *q, const uint64_t *train,
+                                                                        const uint32_t *indices, int32_t count,
+                                                                        int32_t *distances) {
+    const uint64_t q0 = q[0], q1 = q[1], q2 = q[2], q3 = q[3];
+    for (int32_t c = 0; c < count; c++) {
+        if (c + gather_prefetch_distance < count)
+            __builtin_prefetch(train + 4 * (int64_t)indices[c + gather_prefetch_distance]);
+        const uint64_t *d = train + 4 * (int64_t)indices[c];
+        distances[c] = (int32_t)(__builtin_popcountll(q0 ^ d[0]) + __builtin_popcountll(q1 ^ d[1]) +
+                                 __builtin_popcountll(q2 ^ d[2]) + __builtin_popcountll(q3 ^ d[3]));
+    }
+}
+#endif
+
+void chamming_distances_gathered(int32_t requested_level, const uint64_t *query, const uint64_t *train,
+                                 const uint32_t *indices, int32_t count, int32_t *distances) {
+    int32_t level = chamming_kernel_level();
+    if (requested_level >= 0 && requested_level < level) level = requested_level;
+#if defined(__x86_64__)
+    if (level >= 1) {
+        distances_gathered_popcnt(query, train, indices, count, distances);
+        return;
+    }
+#endif
+    distances_gathered_portable(query, train, indices, count, distances);
+}
+
 void chamming_nearest_two_at_level(int32_t requested_level, const uint64_t *queries, int32_t query_count,
                                    const uint64_t *train, int32_t train_count, int32_t *best_index,
                                    int32_t *best_distance, int32_t *second_index, int32_t *second_distance) {

@@ -1,3 +1,4 @@
+import CHammingKernels
 import Testing
 import VPSGeometry
 
@@ -41,6 +42,38 @@ import VPSGeometry
                 let a = Array(fast[q]), b = Array(plain[q])
                 #expect(a.map(\.train) == b.map(\.train), "query \(q), train \(trainCount), level \(level)")
                 #expect(a.map(\.distance) == b.map(\.distance), "query \(q), train \(trainCount), level \(level)")
+            }
+        }
+    }
+
+    /// The LSH probe's gathered distances (scattered train indices, repeated ones, none) at every
+    /// level equal the Swift distance.
+    @Test(arguments: [0, 1, 2, 3])
+    func gatheredDistancesMatchThePlainDistance(level: Int) {
+        let train = Self.descriptors(501, seed: 9)
+        let queries = Self.descriptors(5, seed: 10)
+        var rng = SplitMix64(seed: 11)
+        for count in [0, 1, 7, 8, 9, 300] {
+            let indices = (0..<count).map { _ in UInt32(rng.next() % 501) }
+            var distances = [Int32](repeating: -1, count: max(1, count))
+            for q in 0..<queries.count {
+                queries.words.withUnsafeBufferPointer { qw in
+                    train.words.withUnsafeBufferPointer { tw in
+                        indices.withUnsafeBufferPointer { ix in
+                            distances.withUnsafeMutableBufferPointer { d in
+                                chamming_distances_gathered(
+                                    Int32(level), qw.baseAddress! + 4 * q, tw.baseAddress!, ix.baseAddress,
+                                    Int32(count), d.baseAddress!)
+                            }
+                        }
+                    }
+                }
+                let expected = indices.map { i in
+                    (0..<4).reduce(0) {
+                        $0 + (queries.words[4 * q + $1] ^ train.words[4 * Int(i) + $1]).nonzeroBitCount
+                    }
+                }
+                #expect(distances.prefix(count).map(Int.init) == expected, "count \(count), query \(q)")
             }
         }
     }

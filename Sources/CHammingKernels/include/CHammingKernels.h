@@ -33,6 +33,13 @@ void chamming_nearest_two_labeled_at_level(int32_t level, const uint64_t *querie
                                            int32_t *best_index, int32_t *best_distance, int32_t *second_index,
                                            int32_t *second_distance);
 
+/// Hamming distances of one 256-bit `query` to the train descriptors `train[indices[c]]`, c < `count`,
+/// into `distances` — the scattered candidates of a hash-table probe. Loads are prefetched a few
+/// candidates ahead. `level` as in `chamming_nearest_two_at_level` (POPCNT or portable C; every
+/// level gives the same distances).
+void chamming_distances_gathered(int32_t level, const uint64_t *query, const uint64_t *train, const uint32_t *indices,
+                                 int32_t count, int32_t *distances);
+
 /// Which kernel `chamming_nearest_two` uses on this CPU: 3 = AVX-512 VPOPCNTDQ, 2 = AVX2, 1 = POPCNT,
 /// 0 = portable.
 int32_t chamming_kernel_level(void);

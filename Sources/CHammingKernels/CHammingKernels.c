@@ -4,6 +4,7 @@
 #include "CHammingKernels.h"
 
 #include <stddef.h>
+#include <stdlib.h>
 
 #if defined(__x86_64__)
 #include <immintrin.h>
@@ -109,6 +110,56 @@ nearest_two_avx512(const uint64_t *q, const uint64_t *train, const int32_t *labe
     out[3] = s;
 }
 
+// The train descriptors in blocks of eight, word by word ("planar"): block b holds word 0 of its
+// eight descriptors, then word 1, 2 and 3, so one 512-bit load brings one word of eight descriptors
+// and the four per-word popcounts add up to eight distances with no lane shuffles. Built once per
+// call, for the whole blocks; NULL when memory is short (the interleaved kernel then runs).
+static uint64_t *planar_blocks(const uint64_t *train, int32_t n) {
+    int64_t blocks = n / 8;
+    if (blocks == 0) return NULL;
+    uint64_t *planar = (uint64_t *)malloc((size_t)blocks * 32 * sizeof(uint64_t));
+    if (!planar) return NULL;
+    for (int64_t b = 0; b < blocks; b++) {
+        const uint64_t *d = train + 32 * b;
+        uint64_t *p = planar + 32 * b;
+        for (int w = 0; w < 4; w++)
+            for (int j = 0; j < 8; j++) p[8 * w + j] = d[4 * j + w];
+    }
+    return planar;
+}
+
+__attribute__((target("avx512f,avx512vpopcntdq,popcnt"))) static void
+nearest_two_avx512_planar(const uint64_t *q, const uint64_t *train, const uint64_t *planar, const int32_t *labels,
+                          int32_t n, int32_t *out) {
+    int32_t b = 257, bi = -1, s = 257, si = -1;
+    const __m512i q0 = _mm512_set1_epi64((long long)q[0]), q1 = _mm512_set1_epi64((long long)q[1]);
+    const __m512i q2 = _mm512_set1_epi64((long long)q[2]), q3 = _mm512_set1_epi64((long long)q[3]);
+    int32_t t = 0;
+    int64_t sums[8];
+    for (; t + 8 <= n; t += 8) {
+        const uint64_t *p = planar + 4 * (int64_t)t;
+        __m512i c0 = _mm512_popcnt_epi64(_mm512_xor_si512(q0, _mm512_loadu_si512((const void *)(p + 0))));
+        __m512i c1 = _mm512_popcnt_epi64(_mm512_xor_si512(q1, _mm512_loadu_si512((const void *)(p + 8))));
+        __m512i c2 = _mm512_popcnt_epi64(_mm512_xor_si512(q2, _mm512_loadu_si512((const void *)(p + 16))));
+        __m512i c3 = _mm512_popcnt_epi64(_mm512_xor_si512(q3, _mm512_loadu_si512((const void *)(p + 24))));
+        __m512i r = _mm512_add_epi64(_mm512_add_epi64(c0, c1), _mm512_add_epi64(c2, c3));
+        // Most blocks hold nothing closer than the current second best: skip them with one compare.
+        if (_mm512_cmplt_epi64_mask(r, _mm512_set1_epi64(s)) == 0) continue;
+        _mm512_storeu_si512((void *)sums, r);
+        for (int k = 0; k < 8; k++) keep_two((int32_t)sums[k], t + k, labels, &b, &bi, &s, &si);
+    }
+    for (; t < n; t++) {
+        const uint64_t *d = train + 4 * (int64_t)t;
+        int32_t dist = (int32_t)(__builtin_popcountll(q[0] ^ d[0]) + __builtin_popcountll(q[1] ^ d[1]) +
+                                 __builtin_popcountll(q[2] ^ d[2]) + __builtin_popcountll(q[3] ^ d[3]));
+        keep_two(dist, t, labels, &b, &bi, &s, &si);
+    }
+    out[0] = bi;
+    out[1] = b;
+    out[2] = si;
+    out[3] = s;
+}
+
 // AVX2 has no per-lane popcount: each byte's count comes from two 16-entry nibble tables (VPSHUFB),
 // VPSADBW sums the bytes of each 64-bit lane, and the lanes of four descriptors are folded into four
 // 32-bit totals. Eight descriptors per iteration; the remainder goes through POPCNT.
@@ -181,10 +232,17 @@ void chamming_nearest_two_labeled_at_level(int32_t requested_level, const uint64
     int32_t level = chamming_kernel_level();
     if (requested_level >= 0 && requested_level < level) level = requested_level;
     int32_t out[4];
+    // The planar layout pays for its copy from a few queries on.
+    uint64_t *planar = NULL;
+#if defined(__x86_64__)
+    if (level == 3 && query_count >= 4) planar = planar_blocks(train, train_count);
+#endif
     for (int32_t i = 0; i < query_count; i++) {
         const uint64_t *q = queries + 4 * (int64_t)i;
 #if defined(__x86_64__)
-        if (level == 3)
+        if (level == 3 && planar)
+            nearest_two_avx512_planar(q, train, planar, labels, train_count, out);
+        else if (level == 3)
             nearest_two_avx512(q, train, labels, train_count, out);
         else if (level == 2)
             nearest_two_avx2(q, train, labels, train_count, out);
@@ -198,6 +256,7 @@ void chamming_nearest_two_labeled_at_level(int32_t requested_level, const uint64
         second_index[i] = out[2];
         second_distance[i] = out[3];
     }
+    free(planar);
 }
 
 // How far ahead the gathered kernels prefetch: enough candidates to cover a miss to memory.

@@ -59,6 +59,9 @@ public struct GeneralizedAbsolutePoseEstimator: RansacEstimator {
         return dx * dx + dy * dy
     }
 
+    /// Scores through `PermutedRigScorer` (the same errors, in vector arithmetic).
+    public func scorer(visiting order: [Int]) -> PermutedRigScorer { PermutedRigScorer(self, order: order) }
+
     public func refine(_ model: CameraPose, inliers: [Int], squaredThreshold: Double) -> CameraPose? {
         var pose = model
         refineGeneralizedPose(

@@ -19,7 +19,82 @@ private struct PlainScoringEstimator: RansacEstimator {
     }
 }
 
+/// `GeneralizedAbsolutePoseEstimator` scored datum by datum (the default scorer).
+private struct PlainRigScoringEstimator: RansacEstimator {
+    let base: GeneralizedAbsolutePoseEstimator
+    var sampleSize: Int { base.sampleSize }
+    var dataCount: Int { base.dataCount }
+    var solveCostInEvaluations: Double { base.solveCostInEvaluations }
+    func solveMinimal(sample: [Int], into models: inout [CameraPose]) {
+        base.solveMinimal(sample: sample, into: &models)
+    }
+    func squaredError(_ model: CameraPose, at index: Int) -> Double { base.squaredError(model, at: index) }
+    func refine(_ model: CameraPose, inliers: [Int], squaredThreshold: Double) -> CameraPose? {
+        base.refine(model, inliers: inliers, squaredThreshold: squaredThreshold)
+    }
+}
+
 @Suite struct RansacScorerTests {
+    /// A rig problem as `GeneralizedRansacTests` builds it, as the estimator sees it.
+    static func rigEstimator(
+        frames: Int, outlierRatio: Double, rng: inout SplitMix64
+    )
+        -> (estimator: GeneralizedAbsolutePoseEstimator, truth: CameraPose)
+    {
+        let p = GeneralizedRansacTests.rigProblem(frames: frames, outlierRatio: outlierRatio, rng: &rng)
+        let observations = zip(p.rig.pixels, p.rig.cameraIndices).map { pixel, c in
+            p.rig.cameras[c].normalized(fromPixel: pixel)!
+        }
+        let estimator = GeneralizedAbsolutePoseEstimator(
+            observations: observations, cameraIndices: p.rig.cameraIndices, camFromRig: p.rig.camFromRig,
+            points: p.points)
+        return (estimator, p.truth)
+    }
+
+    @Test func permutedRigScorerGivesSquaredErrorBitForBit() {
+        var rng = SplitMix64(testName: "RansacScorer.rigBits")
+        let (estimator, truth) = Self.rigEstimator(frames: 3, outlierRatio: 0.4, rng: &rng)
+        var order = Array(0..<estimator.dataCount)
+        for i in stride(from: order.count - 1, to: 0, by: -1) { order.swapAt(i, rng.nextInt(below: i + 1)) }
+        let scorer = estimator.scorer(visiting: order)
+        var errors = [Double](repeating: 0, count: RansacScorerChunk.size)
+        // The truth, a pose that puts points behind some cameras, and a random one.
+        let flip = Quaternion(axis: Vec3(0, 1, 0), angle: .pi).matrix
+        let behind = CameraPose(rotation: flip * truth.rotation, translation: flip * truth.translation)
+        for model in [truth, behind, rng.cameraPose(centerScale: 5)] {
+            var infinite = 0
+            for position in stride(from: 0, to: order.count, by: 3) {
+                let count = min(RansacScorerChunk.size, order.count - position)
+                errors.withUnsafeMutableBufferPointer {
+                    scorer.squaredErrors(model, from: position, count: count, into: $0.baseAddress!)
+                }
+                for k in 0..<count {
+                    let expected = estimator.squaredError(model, at: order[position + k])
+                    #expect(errors[k].bitPattern == expected.bitPattern, "position \(position + k)")
+                    if expected == .infinity { infinite += 1 }
+                }
+            }
+            if model == behind { #expect(infinite > 0) }
+        }
+    }
+
+    @Test func rigRansacFindsTheSameModelWithEitherScorer() {
+        var rng = SplitMix64(testName: "RansacScorer.rigSame")
+        for trial in 0..<4 {
+            let (estimator, _) = Self.rigEstimator(frames: 2 + trial, outlierRatio: [0.3, 0.6][trial % 2], rng: &rng)
+            var options = RansacOptions(threshold: 2.0 / 500)
+            options.seed = UInt64(trial)
+            options.maxIterations = 2000
+            let vector = Ransac.run(estimator, options: options)
+            let plain = Ransac.run(PlainRigScoringEstimator(base: estimator), options: options)
+            #expect(vector.model != nil)
+            #expect(vector.model == plain.model)
+            #expect(vector.inliers == plain.inliers)
+            #expect(vector.stats.iterations == plain.stats.iterations)
+            #expect(vector.stats.score.bitPattern == plain.stats.score.bitPattern)
+        }
+    }
+
     @Test func permutedPointScorerGivesSquaredErrorBitForBit() {
         var rng = SplitMix64(testName: "RansacScorer.bits")
         let problem = NoisyPnP(outlierRatio: 0.5, count: 203, rng: &rng)

@@ -111,9 +111,9 @@ nearest_two_avx512(const uint64_t *q, const uint64_t *train, const int32_t *labe
 }
 
 // The train descriptors in blocks of eight, word by word ("planar"): block b holds word 0 of its
-// eight descriptors, then word 1, 2 and 3, so one 512-bit load brings one word of eight descriptors
-// and the four per-word popcounts add up to eight distances with no lane shuffles. Built once per
-// call, for the whole blocks; NULL when memory is short (the interleaved kernel then runs).
+// eight descriptors, then word 1, 2 and 3, so one 512-bit load (two 256-bit ones) brings one word of
+// eight descriptors and the per-word counts add up to eight distances with no lane shuffles. Built
+// once per call, for the whole blocks; NULL when memory is short (the interleaved kernels then run).
 static uint64_t *planar_blocks(const uint64_t *train, int32_t n) {
     int64_t blocks = n / 8;
     if (blocks == 0) return NULL;
@@ -213,6 +213,57 @@ __attribute__((target("avx2,popcnt"))) static void nearest_two_avx2(const uint64
     out[2] = si;
     out[3] = s;
 }
+
+// The planar blocks (see `planar_blocks`) with nibble-table popcounts: per 256-bit half of a block's
+// word row (one word of four descriptors), the bytes' counts, summed over the four words before one
+// VPSADBW per half gives each descriptor's distance in its own 64-bit lane — no folding across lanes.
+__attribute__((target("avx2,popcnt"))) static inline __m256i popcount_nibbles_avx2(__m256i v) {
+    const __m256i table = _mm256_setr_epi8(0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4, 0, 1, 1, 2, 1, 2, 2, 3, 1,
+                                           2, 2, 3, 2, 3, 3, 4);
+    const __m256i low = _mm256_set1_epi8(0x0f);
+    __m256i lo = _mm256_shuffle_epi8(table, _mm256_and_si256(v, low));
+    __m256i hi = _mm256_shuffle_epi8(table, _mm256_and_si256(_mm256_srli_epi16(v, 4), low));
+    return _mm256_add_epi8(lo, hi);
+}
+
+__attribute__((target("avx2,popcnt"))) static void nearest_two_avx2_planar(const uint64_t *q, const uint64_t *train,
+                                                                           const uint64_t *planar,
+                                                                           const int32_t *labels, int32_t n,
+                                                                           int32_t *out) {
+    int32_t b = 257, bi = -1, s = 257, si = -1;
+    __m256i qw[4];
+    for (int w = 0; w < 4; w++) qw[w] = _mm256_set1_epi64x((long long)q[w]);
+    int32_t t = 0;
+    int64_t sums[8];
+    for (; t + 8 <= n; t += 8) {
+        const __m256i *p = (const __m256i *)(planar + 4 * (int64_t)t);
+        // Byte counts of at most 8 per word, 32 over four words: no byte overflows.
+        __m256i lo = _mm256_setzero_si256(), hi = _mm256_setzero_si256();
+        for (int w = 0; w < 4; w++) {
+            lo = _mm256_add_epi8(lo, popcount_nibbles_avx2(_mm256_xor_si256(qw[w], _mm256_loadu_si256(p + 2 * w))));
+            hi = _mm256_add_epi8(hi, popcount_nibbles_avx2(_mm256_xor_si256(qw[w], _mm256_loadu_si256(p + 2 * w + 1))));
+        }
+        __m256i d0 = _mm256_sad_epu8(lo, _mm256_setzero_si256());  // descriptors 0–3, one per 64-bit lane
+        __m256i d1 = _mm256_sad_epu8(hi, _mm256_setzero_si256());  // descriptors 4–7
+        __m256i limit = _mm256_set1_epi64x(s);
+        // Most blocks hold nothing closer than the current second best: skip them with two compares.
+        if (_mm256_movemask_epi8(_mm256_or_si256(_mm256_cmpgt_epi64(limit, d0), _mm256_cmpgt_epi64(limit, d1))) == 0)
+            continue;
+        _mm256_storeu_si256((__m256i *)sums, d0);
+        _mm256_storeu_si256((__m256i *)(sums + 4), d1);
+        for (int k = 0; k < 8; k++) keep_two((int32_t)sums[k], t + k, labels, &b, &bi, &s, &si);
+    }
+    for (; t < n; t++) {
+        const uint64_t *d = train + 4 * (int64_t)t;
+        int32_t dist = (int32_t)(__builtin_popcountll(q[0] ^ d[0]) + __builtin_popcountll(q[1] ^ d[1]) +
+                                 __builtin_popcountll(q[2] ^ d[2]) + __builtin_popcountll(q[3] ^ d[3]));
+        keep_two(dist, t, labels, &b, &bi, &s, &si);
+    }
+    out[0] = bi;
+    out[1] = b;
+    out[2] = si;
+    out[3] = s;
+}
 #endif
 
 int32_t chamming_kernel_level(void) {
@@ -232,10 +283,10 @@ void chamming_nearest_two_labeled_at_level(int32_t requested_level, const uint64
     int32_t level = chamming_kernel_level();
     if (requested_level >= 0 && requested_level < level) level = requested_level;
     int32_t out[4];
-    // The planar layout pays for its copy from a few queries on.
+    // The planar layout (AVX-512 and AVX2 kernels) pays for its copy from a few queries on.
     uint64_t *planar = NULL;
 #if defined(__x86_64__)
-    if (level == 3 && query_count >= 4) planar = planar_blocks(train, train_count);
+    if (level >= 2 && query_count >= 4) planar = planar_blocks(train, train_count);
 #endif
     for (int32_t i = 0; i < query_count; i++) {
         const uint64_t *q = queries + 4 * (int64_t)i;
@@ -244,6 +295,8 @@ void chamming_nearest_two_labeled_at_level(int32_t requested_level, const uint64
             nearest_two_avx512_planar(q, train, planar, labels, train_count, out);
         else if (level == 3)
             nearest_two_avx512(q, train, labels, train_count, out);
+        else if (level == 2 && planar)
+            nearest_two_avx2_planar(q, train, planar, labels, train_count, out);
         else if (level == 2)
             nearest_two_avx2(q, train, labels, train_count, out);
         else if (level == 1)

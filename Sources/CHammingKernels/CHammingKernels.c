@@ -52,11 +52,14 @@ static void nearest_two_portable(const uint64_t *q, const uint64_t *train, const
 }
 
 #if defined(__x86_64__)
-__attribute__((target("popcnt"))) static void nearest_two_popcnt(const uint64_t *q, const uint64_t *train,
-                                                                 const int32_t *labels, int32_t n, int32_t *out) {
-    int32_t b = 257, bi = -1, s = 257, si = -1;
+// Descriptors t..<n one by one with POPCNT, continuing from the nearest two so far (b, bi) and (s, si),
+// then the result: the whole POPCNT kernel, and the remainder of every vector kernel's blocks.
+__attribute__((target("popcnt"))) static inline void finish_with_popcnt(const uint64_t *q, const uint64_t *train,
+                                                                        const int32_t *labels, int32_t t, int32_t n,
+                                                                        int32_t b, int32_t bi, int32_t s, int32_t si,
+                                                                        int32_t *out) {
     const uint64_t q0 = q[0], q1 = q[1], q2 = q[2], q3 = q[3];
-    for (int32_t t = 0; t < n; t++) {
+    for (; t < n; t++) {
         const uint64_t *d = train + 4 * (int64_t)t;
         int32_t dist = (int32_t)(__builtin_popcountll(q0 ^ d[0]) + __builtin_popcountll(q1 ^ d[1]) +
                                  __builtin_popcountll(q2 ^ d[2]) + __builtin_popcountll(q3 ^ d[3]));
@@ -66,6 +69,11 @@ __attribute__((target("popcnt"))) static void nearest_two_popcnt(const uint64_t 
     out[1] = b;
     out[2] = si;
     out[3] = s;
+}
+
+__attribute__((target("popcnt"))) static void nearest_two_popcnt(const uint64_t *q, const uint64_t *train,
+                                                                 const int32_t *labels, int32_t n, int32_t *out) {
+    finish_with_popcnt(q, train, labels, 0, n, 257, -1, 257, -1, out);
 }
 
 // Two train descriptors per 512-bit register: XOR with the query twice, per-lane popcount, then
@@ -98,16 +106,7 @@ nearest_two_avx512(const uint64_t *q, const uint64_t *train, const int32_t *labe
         _mm512_storeu_si512((void *)sums, r);
         for (int k = 0; k < 8; k++) keep_two((int32_t)sums[k], t + k, labels, &b, &bi, &s, &si);
     }
-    for (; t < n; t++) {
-        const uint64_t *d = train + 4 * (int64_t)t;
-        int32_t dist = (int32_t)(__builtin_popcountll(q[0] ^ d[0]) + __builtin_popcountll(q[1] ^ d[1]) +
-                                 __builtin_popcountll(q[2] ^ d[2]) + __builtin_popcountll(q[3] ^ d[3]));
-        keep_two(dist, t, labels, &b, &bi, &s, &si);
-    }
-    out[0] = bi;
-    out[1] = b;
-    out[2] = si;
-    out[3] = s;
+    finish_with_popcnt(q, train, labels, t, n, b, bi, s, si, out);
 }
 
 // The train descriptors in blocks of eight, word by word ("planar"): block b holds word 0 of its
@@ -148,16 +147,7 @@ nearest_two_avx512_planar(const uint64_t *q, const uint64_t *train, const uint64
         _mm512_storeu_si512((void *)sums, r);
         for (int k = 0; k < 8; k++) keep_two((int32_t)sums[k], t + k, labels, &b, &bi, &s, &si);
     }
-    for (; t < n; t++) {
-        const uint64_t *d = train + 4 * (int64_t)t;
-        int32_t dist = (int32_t)(__builtin_popcountll(q[0] ^ d[0]) + __builtin_popcountll(q[1] ^ d[1]) +
-                                 __builtin_popcountll(q[2] ^ d[2]) + __builtin_popcountll(q[3] ^ d[3]));
-        keep_two(dist, t, labels, &b, &bi, &s, &si);
-    }
-    out[0] = bi;
-    out[1] = b;
-    out[2] = si;
-    out[3] = s;
+    finish_with_popcnt(q, train, labels, t, n, b, bi, s, si, out);
 }
 
 // AVX2 has no per-lane popcount: each byte's count comes from two 16-entry nibble tables (VPSHUFB),
@@ -202,16 +192,7 @@ __attribute__((target("avx2,popcnt"))) static void nearest_two_avx2(const uint64
         _mm256_storeu_si256((__m256i *)sums, r);
         for (int k = 0; k < 8; k++) keep_two(sums[k], t + k, labels, &b, &bi, &s, &si);
     }
-    for (; t < n; t++) {
-        const uint64_t *d = train + 4 * (int64_t)t;
-        int32_t dist = (int32_t)(__builtin_popcountll(q[0] ^ d[0]) + __builtin_popcountll(q[1] ^ d[1]) +
-                                 __builtin_popcountll(q[2] ^ d[2]) + __builtin_popcountll(q[3] ^ d[3]));
-        keep_two(dist, t, labels, &b, &bi, &s, &si);
-    }
-    out[0] = bi;
-    out[1] = b;
-    out[2] = si;
-    out[3] = s;
+    finish_with_popcnt(q, train, labels, t, n, b, bi, s, si, out);
 }
 
 // The planar blocks (see `planar_blocks`) with nibble-table popcounts: per 256-bit half of a block's
@@ -253,16 +234,7 @@ __attribute__((target("avx2,popcnt"))) static void nearest_two_avx2_planar(const
         _mm256_storeu_si256((__m256i *)(sums + 4), d1);
         for (int k = 0; k < 8; k++) keep_two((int32_t)sums[k], t + k, labels, &b, &bi, &s, &si);
     }
-    for (; t < n; t++) {
-        const uint64_t *d = train + 4 * (int64_t)t;
-        int32_t dist = (int32_t)(__builtin_popcountll(q[0] ^ d[0]) + __builtin_popcountll(q[1] ^ d[1]) +
-                                 __builtin_popcountll(q[2] ^ d[2]) + __builtin_popcountll(q[3] ^ d[3]));
-        keep_two(dist, t, labels, &b, &bi, &s, &si);
-    }
-    out[0] = bi;
-    out[1] = b;
-    out[2] = si;
-    out[3] = s;
+    finish_with_popcnt(q, train, labels, t, n, b, bi, s, si, out);
 }
 #endif
 

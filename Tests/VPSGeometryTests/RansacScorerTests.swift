@@ -3,33 +3,18 @@ import VPSTestSupport
 
 @testable import VPSGeometry
 
-/// `AbsolutePoseEstimator` scored datum by datum through the visiting order (the protocol's default
-/// scorer) instead of by `PermutedPointScorer`'s vector lanes.
-private struct PlainScoringEstimator: RansacEstimator {
-    let base: AbsolutePoseEstimator
+/// An estimator scored datum by datum through the visiting order (the protocol's default scorer)
+/// instead of by its own vector scorer; everything else is `base`'s.
+private struct PlainScoring<Base: RansacEstimator>: RansacEstimator {
+    let base: Base
     var sampleSize: Int { base.sampleSize }
     var dataCount: Int { base.dataCount }
     var solveCostInEvaluations: Double { base.solveCostInEvaluations }
-    func solveMinimal(sample: [Int], into models: inout [CameraPose]) {
+    func solveMinimal(sample: [Int], into models: inout [Base.Model]) {
         base.solveMinimal(sample: sample, into: &models)
     }
-    func squaredError(_ model: CameraPose, at index: Int) -> Double { base.squaredError(model, at: index) }
-    func refine(_ model: CameraPose, inliers: [Int], squaredThreshold: Double) -> CameraPose? {
-        base.refine(model, inliers: inliers, squaredThreshold: squaredThreshold)
-    }
-}
-
-/// `GeneralizedAbsolutePoseEstimator` scored datum by datum (the default scorer).
-private struct PlainRigScoringEstimator: RansacEstimator {
-    let base: GeneralizedAbsolutePoseEstimator
-    var sampleSize: Int { base.sampleSize }
-    var dataCount: Int { base.dataCount }
-    var solveCostInEvaluations: Double { base.solveCostInEvaluations }
-    func solveMinimal(sample: [Int], into models: inout [CameraPose]) {
-        base.solveMinimal(sample: sample, into: &models)
-    }
-    func squaredError(_ model: CameraPose, at index: Int) -> Double { base.squaredError(model, at: index) }
-    func refine(_ model: CameraPose, inliers: [Int], squaredThreshold: Double) -> CameraPose? {
+    func squaredError(_ model: Base.Model, at index: Int) -> Double { base.squaredError(model, at: index) }
+    func refine(_ model: Base.Model, inliers: [Int], squaredThreshold: Double) -> Base.Model? {
         base.refine(model, inliers: inliers, squaredThreshold: squaredThreshold)
     }
 }
@@ -86,7 +71,7 @@ private struct PlainRigScoringEstimator: RansacEstimator {
             options.seed = UInt64(trial)
             options.maxIterations = 2000
             let vector = Ransac.run(estimator, options: options)
-            let plain = Ransac.run(PlainRigScoringEstimator(base: estimator), options: options)
+            let plain = Ransac.run(PlainScoring(base: estimator), options: options)
             #expect(vector.model != nil)
             #expect(vector.model == plain.model)
             #expect(vector.inliers == plain.inliers)
@@ -138,7 +123,7 @@ private struct PlainRigScoringEstimator: RansacEstimator {
             options.useSPRT = sprt
             options.maxIterations = 3000
             let vector = Ransac.run(estimator, options: options)
-            let plain = Ransac.run(PlainScoringEstimator(base: estimator), options: options)
+            let plain = Ransac.run(PlainScoring(base: estimator), options: options)
             #expect(vector.model != nil)
             #expect(vector.model == plain.model)
             #expect(vector.inliers == plain.inliers)

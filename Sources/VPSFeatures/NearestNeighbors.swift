@@ -31,6 +31,21 @@ public struct NearestNeighbors: Sendable {
     /// The nearest neighbour of query `q`, if any.
     public func nearest(_ q: Int) -> Match? { counts[q] > 0 ? matches[k * q] : nil }
 
+    /// The first `k` neighbours of every query (all of them when `k` ≥ `self.k`): the answer a search
+    /// for `k` neighbours gives when the search ranks its candidates the same way for any `k`
+    /// (`MultiProbeLSHIndex`, brute force), at no new distance computation.
+    public func prefix(_ k: Int) -> NearestNeighbors {
+        guard k < self.k else { return self }
+        var result = NearestNeighbors(k: k, queryCount: queryCount)
+        for q in 0..<queryCount {
+            let found = min(k, Int(counts[q]))
+            result.counts[q] = Int32(found)
+            for i in 0..<found { result.matches[k * q + i] = matches[self.k * q + i] }
+        }
+        result.distanceComputations = distanceComputations
+        return result
+    }
+
     /// Writes query `q`'s neighbours from parallel distance / index buffers of `count` entries.
     mutating func store(
         query q: Int, distances: UnsafePointer<Float>, indices: UnsafePointer<Int32>, count: Int,

@@ -294,7 +294,7 @@ struct LocalizationRun {
         lap("ambiguity")
         let rival = RivalSearch(
             winner: pose, neighbors: neighbors, matches: matches, query: query, map: map,
-            probeWholeMap: search.restricted, ambiguity: reference, options: options)
+            probeWholeMap: search.restricted, ambiguity: reference, probed: search.probe, options: options)
         lap("rivals")
         // Like with like: a twin place found from a handful of second neighbours has far more support
         // than they show, so both poses are measured by the correspondences they predict (`verified`;

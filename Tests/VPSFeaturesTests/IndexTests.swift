@@ -83,10 +83,17 @@ import VPSTestSupport
         #expect(copies[0].map(\.train) == [17, 40, 900])
         #expect(copies[0].map(\.distance) == [0, 0, 0])
         let two = index.nearest(planted.queries, k: 2), four = index.nearest(planted.queries, k: 4)
+        let kept = four.prefix(2)
+        #expect(kept.k == 2 && kept.queryCount == planted.queries.count)
         for q in 0..<planted.queries.count {
             #expect(Array(two[q]) == Array(four[q].prefix(2)), "query \(q)")
+            #expect(Array(kept[q]) == Array(two[q]), "query \(q)")
         }
         #expect(two.distanceComputations == four.distanceComputations)
+        #expect(kept.distanceComputations == four.distanceComputations)
+        // A query with fewer neighbours than asked keeps what it has; k above the search's is the search.
+        let few = index.nearest(data.subset([17]), k: 1)
+        #expect(Array(few.prefix(3)[0]) == Array(few[0]))
     }
 
     @Test func lshRatioMatchesComeFromTwoNearest() {

@@ -34,6 +34,20 @@ struct CandidateSearch {
     /// Seconds spent retrieving and gathering.
     let retrievalSeconds: Double
     let map: LocalizationMap
+    /// The retrieval probe's features and their nearest points by retrieval code, kept for the
+    /// competitor search's whole-map probe (`RivalSearch.probeWholeMap`), which looks up most of the
+    /// same features; nil on maps without an LSH index.
+    let probe: Probe?
+
+    /// Features looked up in the map's LSH index by retrieval code, and what the lookup found.
+    struct Probe {
+        /// Per frame, each feature's row in `neighbors` (-1: not looked up).
+        var rows: [[Int32]]
+        /// The `Probe.k` nearest points of each looked-up feature, in the index's order.
+        var neighbors: NearestNeighbors
+        /// Neighbours kept per feature: as many as the competitor search's probe asks for.
+        static let k = 4
+    }
 
     /// Retrieval over the features of every frame of `query`.
     /// - Parameter observationKeyframes: how many of the best-voted keyframes lend their observations'
@@ -45,8 +59,9 @@ struct CandidateSearch {
         let started = DispatchTime.now().uptimeNanoseconds
         self.map = map
         let perImage = max(50, mode.retrievalFeatures / max(1, query.frames.count))
-        var strongest: [Int32] = []
         var codes: [UInt64] = []
+        var rows: [[Int32]] = []
+        var probed = 0
         for frame in query.frames {
             var subset = Array(0..<frame.keypoints.count)
             let response = frame.responses
@@ -54,11 +69,25 @@ struct CandidateSearch {
                 subset.sort { response[$0] != response[$1] ? response[$0] > response[$1] : $0 < $1 }
                 subset = Array(subset.prefix(perImage))
             }
-            strongest = subset.map { Int32($0) }
-            codes += map.codes(of: frame.descriptors.subset(strongest)).words
+            var frameRows = [Int32](repeating: -1, count: frame.keypoints.count)
+            for (j, q) in subset.enumerated() { frameRows[q] = Int32(probed + j) }
+            rows.append(frameRows)
+            probed += subset.count
+            codes += map.codes(of: frame.descriptors.subset(subset.map { Int32($0) })).words
+        }
+        // With an index, the 2 nearest are the first 2 of the 4 nearest (the index ranks its
+        // candidates alike for any k), so one lookup serves retrieval and the competitor search.
+        let voters: NearestNeighbors
+        if map.index != nil, codes.count == BinaryDescriptors.wordsPerDescriptor * probed {
+            let found = map.nearestByCode(BinaryDescriptors(words: codes), k: Probe.k)
+            probe = Probe(rows: rows, neighbors: found)
+            voters = found.prefix(2)
+        } else {
+            probe = nil
+            voters = map.nearestByCode(BinaryDescriptors(words: codes))
         }
         retrieval = KeyframeRetrieval(
-            neighbors: map.nearestByCode(BinaryDescriptors(words: codes)), map: map, count: keyframes, hints: hints,
+            neighbors: voters, map: map, count: keyframes, hints: hints,
             maxDistance: map.descriptors.limits.voteBits)
         restricted = retrieval.allowedPoints != nil
         let lending = retrieval.keyframes.prefix(observationKeyframes).map(\.index)

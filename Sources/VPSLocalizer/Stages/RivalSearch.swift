@@ -44,10 +44,12 @@ struct RivalSearch {
     ///   - probeWholeMap: also probe the whole map (`probeWholeMap`; when retrieval restricted the
     ///     candidates).
     ///   - ambiguity: the winner as `PoseAmbiguity` compares with, if already computed.
+    ///   - probed: the retrieval probe's lookups (`CandidateSearch.probe`), reused by the whole-map
+    ///     probe for the features both look up.
     init(
         winner: CameraPose, neighbors: [NearestNeighbors], matches: Correspondences, query: QueryFeatures,
         map: LocalizationMap, probeWholeMap: Bool, ambiguity: PoseAmbiguity.Reference? = nil,
-        options: LocalizerOptions
+        probed: CandidateSearch.Probe? = nil, options: LocalizerOptions
     ) {
         let limits = map.descriptors.limits
         let threshold = options.pose.maxReprojectionError
@@ -87,7 +89,7 @@ struct RivalSearch {
             }
             Self.probeWholeMap(
                 of: winner, query: query, map: map, mode: options.mode, threshold: threshold,
-                explained: explainedFeatures, twins: &globalTwins, others: &globalOthers)
+                explained: explainedFeatures, probed: probed, twins: &globalTwins, others: &globalOthers)
             var global = globalTwins
             global.append(contentsOf: globalOthers)
             subsets += Self.places(among: global, map: map, awayFrom: firstCamera, count: 2)
@@ -169,9 +171,13 @@ struct RivalSearch {
     /// The explained features go first because a twin place explains exactly those, through its own
     /// points: probing by response alone spends the budget on features that match nothing (a wrong
     /// answer in a twin room whose true room the map covers thinly kept a margin of 3.25 so).
+    ///
+    /// Features the retrieval probe already looked up (`probed`, the same 4 nearest by the same index)
+    /// are not looked up again; on a VPS-1 query most of them are.
     static func probeWholeMap(
         of winner: CameraPose, query: QueryFeatures, map: LocalizationMap, mode: SearchMode, threshold: Double,
-        explained: [Set<Int>], twins: inout Correspondences, others: inout Correspondences
+        explained: [Set<Int>], probed: CandidateSearch.Probe? = nil, twins: inout Correspondences,
+        others: inout Correspondences
     ) {
         let cameras = query.frames.indices.map { query.camFromMap($0, winner) }
         let perFrame = max(50, mode.retrievalFeatures / max(1, query.frames.count))
@@ -191,15 +197,24 @@ struct RivalSearch {
                 subset = Array(subset.prefix(perFrame))
             }
             probes += subset.map { (k, $0) }
-            codes += map.codes(of: frame.descriptors.subset(subset.map { Int32($0) })).words
+            let fresh = subset.filter { q in probed.map { $0.rows[k][q] < 0 } ?? true }
+            codes += map.codes(of: frame.descriptors.subset(fresh.map { Int32($0) })).words
         }
         guard !probes.isEmpty else { return }
         let limits = map.descriptors.limits
-        let global = map.nearestByCode(BinaryDescriptors(words: codes), k: 4)
-        for (j, probe) in probes.enumerated() {
+        let global = map.nearestByCode(BinaryDescriptors(words: codes), k: CandidateSearch.Probe.k)
+        var freshRow = 0
+        for probe in probes {
             let (k, q) = probe
             let px = query.frames[k].pixel(q)
-            let plausible = global[j].filter {
+            let neighbours: ArraySlice<Match>
+            if let probed, probed.rows[k][q] >= 0 {
+                neighbours = probed.neighbors[Int(probed.rows[k][q])]
+            } else {
+                neighbours = global[freshRow]
+                freshRow += 1
+            }
+            let plausible = neighbours.filter {
                 query.frames[k].descriptors.distance(q, to: map.descriptors, Int($0.train)) <= limits.plausible
             }
             let used = plausible.first { m in

@@ -12,7 +12,9 @@ public struct AbsolutePoseEstimator: RansacEstimator {
     /// Iterations of the local-optimisation refinement.
     public var localIterations = 10
     /// Poses never returned as hypotheses (`PoseExclusion`); nil: none.
-    public var excluded: PoseExclusion?
+    public var excluded: PoseExclusion? { didSet { excludes = excluded != nil } }
+    /// Whether `excluded` is set, tested once per minimal solve (binding the optional copies it).
+    var excludes = false
 
     /// Builds the estimator; observations and points must have equal counts.
     public init(observations: [Vec2], points: [Vec3]) {
@@ -30,7 +32,7 @@ public struct AbsolutePoseEstimator: RansacEstimator {
         let i = sample[0], j = sample[1], k = sample[2]
         solveP3P(
             bearings: (bearings[i], bearings[j], bearings[k]), points: (points[i], points[j], points[k]), into: &models)
-        if let excluded { models.removeAll { excluded.contains($0) } }
+        if excludes, let excluded { models.removeAll { excluded.contains($0) } }
     }
 
     @inlinable public func squaredError(_ model: CameraPose, at index: Int) -> Double {
@@ -106,7 +108,7 @@ public struct UprightAbsolutePoseEstimator: RansacEstimator {
             models[k] = CameraPose(
                 rotation: ct * models[k].rotation * worldAlign, translation: ct * models[k].translation)
         }
-        if let excluded = base.excluded { models.removeAll { excluded.contains($0) } }
+        if base.excludes, let excluded = base.excluded { models.removeAll { excluded.contains($0) } }
     }
 
     @inlinable public func squaredError(_ model: CameraPose, at index: Int) -> Double {

@@ -19,7 +19,9 @@ public struct GeneralizedAbsolutePoseEstimator: RansacEstimator {
     /// Iterations of the local-optimisation refinement.
     public var localIterations = 10
     /// Poses (`rigFromWorld`) never returned as hypotheses (`PoseExclusion`); nil: none.
-    public var excluded: PoseExclusion?
+    public var excluded: PoseExclusion? { didSet { excludes = excluded != nil } }
+    /// Whether `excluded` is set, tested once per minimal solve (binding the optional copies it).
+    var excludes = false
 
     /// Builds the estimator; `observations`, `cameraIndices` and `points` must have equal counts and
     /// every camera index must address `camFromRig`.
@@ -47,7 +49,7 @@ public struct GeneralizedAbsolutePoseEstimator: RansacEstimator {
         solveGeneralizedP3P(
             origins: (origins[i], origins[j], origins[k]), directions: (directions[i], directions[j], directions[k]),
             points: (points[i], points[j], points[k]), into: &models)
-        if let excluded { models.removeAll { excluded.contains($0) } }
+        if excludes, let excluded { models.removeAll { excluded.contains($0) } }
     }
 
     @inlinable public func squaredError(_ model: CameraPose, at index: Int) -> Double {

@@ -74,7 +74,9 @@ public func solveP3P(
     guard let e1 = nullVector(of: d0 - sigma1 * Mat3.identity),
         let e3 = nullVector(of: d0)
     else { return }
-    let e2 = e3.cross(e1).normalized
+    // e1 and e3 are unit and orthogonal (eigenvectors of a symmetric matrix), so their cross product
+    // is unit to rounding: no normalization.
+    let e2 = e3.cross(e1)
     let s = (-sigma2 / sigma1).squareRoot()
 
     // Triangle basis of the world points, shared by every solution.
@@ -84,9 +86,12 @@ public func solveP3P(
     for plane in 0..<2 {
         // Plane through the origin: u·Λ = 0.
         let u = plane == 0 ? e1 - s * e2 : e1 + s * e2
-        let helper = abs(u.x) < 0.6 * u.norm ? Vec3(1, 0, 0) : Vec3(0, 1, 0)
-        let p = u.cross(helper).normalized
-        let q = u.cross(p).normalized
+        // Any basis of the plane will do (the quadratic below is homogeneous and the rays are scaled
+        // to the distances after): |u|² = 1 + s² ∈ [1, 2], and the helper axis is at least 53° from
+        // u, so |p| ∈ [0.8, 1.5] and |q| = |u| |p| ∈ [0.8, 2.1] unnormalized.
+        let helper = u.x * u.x < 0.36 * u.squaredNorm ? Vec3(1, 0, 0) : Vec3(0, 1, 0)
+        let p = u.cross(helper)
+        let q = u.cross(p)
         // Restricted to the plane: A α² + 2B αβ + C β² = 0 with Λ = α p + β q.
         let qa = p.dot(dr * p), qb = p.dot(dr * q), qc = q.dot(dr * q)
         let disc = qb * qb - qa * qc

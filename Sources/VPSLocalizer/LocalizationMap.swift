@@ -30,6 +30,8 @@ public final class LocalizationMap: Sendable {
     /// its descriptor was seen at. A detector's pyramid spans a bounded range of scales, so a camera
     /// much nearer or farther cannot match it (`ProjectionMatching.visiblePoints`).
     let viewDistances: [Float]
+    /// The points in runs of `PointBlock.size` with bounds, for visibility scans to skip runs whole.
+    let pointBlocks: [PointBlock]
     /// Per point, the first-order covariance of its position (map units², row-major 3×3 as the
     /// upper triangle xx, xy, xz, yy, yz, zz) for the map's own observation noise
     /// (`observationSigma` on each keyframe observation); zero when fewer than two keyframes
@@ -109,6 +111,8 @@ public final class LocalizationMap: Sendable {
         }
         viewDirections = directions
         viewDistances = distances
+        pointBlocks = PointBlock.blocks(
+            positions: data.positions, viewDistances: distances, scaleRange: descriptors.limits.scaleRange)
         var covariances = [SIMD8<Float>](repeating: .zero, count: data.pointCount)
         let poses = data.keyframes.map { CameraPose($0.camFromMap) }
         let noise = ObservationNoise.sigma(of: data)

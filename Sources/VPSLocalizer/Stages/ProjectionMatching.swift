@@ -65,20 +65,25 @@ struct ProjectionMatching {
     /// Map points in front of `pose` that project within `margin` pixels of the image, seen from the
     /// side of their surface the map saw them from (within `maxViewAngleDegrees`) and from a distance
     /// within the descriptors' scale range of the distance the map saw them from.
-    /// - Complexity: O(map points).
+    /// - Complexity: O(map points / `PointBlock.size`) for the runs of points the camera cannot see
+    ///   (behind it, or beyond their descriptors' reach), O(points) for the others.
     func visiblePoints(pose: CameraPose, margin: Double) -> [Int32] {
         let width = Double(camera.width), height = Double(camera.height)
         let center = pose.center
         let minCos = cos(maxViewAngleDegrees * .pi / 180)
         let positions = map.data.positions
+        let nearestDepth = 0.05
         var visible: [Int32] = []
-        for p in 0..<positions.count {
-            let c = pose.transform(positions[p])
-            guard c.z > 0.05, let u = camera.project(c), u.x >= -margin, u.y >= -margin, u.x < width + margin,
-                u.y < height + margin
-            else { continue }
-            guard map.canBeSeen(p, from: center, minCos: minCos) else { continue }
-            visible.append(Int32(p))
+        for block in map.pointBlocks where !block.isHidden(from: pose, cameraCenter: center, nearestDepth: nearestDepth)
+        {
+            for p in block.range {
+                let c = pose.transform(positions[p])
+                guard c.z > nearestDepth, let u = camera.project(c), u.x >= -margin, u.y >= -margin,
+                    u.x < width + margin, u.y < height + margin
+                else { continue }
+                guard map.canBeSeen(p, from: center, minCos: minCos) else { continue }
+                visible.append(Int32(p))
+            }
         }
         return visible
     }

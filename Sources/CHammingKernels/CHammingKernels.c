@@ -150,16 +150,21 @@ nearest_two_avx512_planar(const uint64_t *q, const uint64_t *train, const uint64
     finish_with_popcnt(q, train, labels, t, n, b, bi, s, si, out);
 }
 
-// AVX2 has no per-lane popcount: each byte's count comes from two 16-entry nibble tables (VPSHUFB),
-// VPSADBW sums the bytes of each 64-bit lane, and the lanes of four descriptors are folded into four
-// 32-bit totals. Eight descriptors per iteration; the remainder goes through POPCNT.
-__attribute__((target("avx2,popcnt"))) static inline __m256i popcount_bytes_avx2(__m256i v) {
+// AVX2 has no per-lane popcount: each byte's count comes from two 16-entry nibble tables (VPSHUFB)
+// (`popcount_nibbles_avx2`), VPSADBW sums the bytes of each 64-bit lane, and the lanes of four
+// descriptors are folded into four 32-bit totals. Eight descriptors per iteration; the remainder goes
+// through POPCNT.
+__attribute__((target("avx2,popcnt"))) static inline __m256i popcount_nibbles_avx2(__m256i v) {
     const __m256i table = _mm256_setr_epi8(0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4, 0, 1, 1, 2, 1, 2, 2, 3, 1,
                                            2, 2, 3, 2, 3, 3, 4);
     const __m256i low = _mm256_set1_epi8(0x0f);
     __m256i lo = _mm256_shuffle_epi8(table, _mm256_and_si256(v, low));
     __m256i hi = _mm256_shuffle_epi8(table, _mm256_and_si256(_mm256_srli_epi16(v, 4), low));
-    return _mm256_sad_epu8(_mm256_add_epi8(lo, hi), _mm256_setzero_si256());
+    return _mm256_add_epi8(lo, hi);
+}
+
+__attribute__((target("avx2,popcnt"))) static inline __m256i popcount_bytes_avx2(__m256i v) {
+    return _mm256_sad_epu8(popcount_nibbles_avx2(v), _mm256_setzero_si256());
 }
 
 // Four descriptors' lane sums (a, b, c, d: four 64-bit lanes each, values ≤ 64) as 32-bit lanes
@@ -195,18 +200,10 @@ __attribute__((target("avx2,popcnt"))) static void nearest_two_avx2(const uint64
     finish_with_popcnt(q, train, labels, t, n, b, bi, s, si, out);
 }
 
-// The planar blocks (see `planar_blocks`) with nibble-table popcounts: per 256-bit half of a block's
-// word row (one word of four descriptors), the bytes' counts, summed over the four words before one
-// VPSADBW per half gives each descriptor's distance in its own 64-bit lane — no folding across lanes.
-__attribute__((target("avx2,popcnt"))) static inline __m256i popcount_nibbles_avx2(__m256i v) {
-    const __m256i table = _mm256_setr_epi8(0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4, 0, 1, 1, 2, 1, 2, 2, 3, 1,
-                                           2, 2, 3, 2, 3, 3, 4);
-    const __m256i low = _mm256_set1_epi8(0x0f);
-    __m256i lo = _mm256_shuffle_epi8(table, _mm256_and_si256(v, low));
-    __m256i hi = _mm256_shuffle_epi8(table, _mm256_and_si256(_mm256_srli_epi16(v, 4), low));
-    return _mm256_add_epi8(lo, hi);
-}
-
+// The planar blocks (see `planar_blocks`) with nibble-table popcounts (`popcount_nibbles_avx2`): per
+// 256-bit half of a block's word row (one word of four descriptors), the bytes' counts, summed over the
+// four words before one VPSADBW per half gives each descriptor's distance in its own 64-bit lane — no
+// folding across lanes.
 __attribute__((target("avx2,popcnt"))) static void nearest_two_avx2_planar(const uint64_t *q, const uint64_t *train,
                                                                            const uint64_t *planar,
                                                                            const int32_t *labels, int32_t n,

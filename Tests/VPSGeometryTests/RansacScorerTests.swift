@@ -36,29 +36,40 @@ private struct PlainScoring<Base: RansacEstimator>: RansacEstimator {
         return (estimator, p.truth)
     }
 
+    /// Scores `model` through `estimator`'s own scorer over `order`, a chunk starting every `step`
+    /// data, and expects every error bit for bit `squaredError`'s; returns how many of those were
+    /// infinite.
+    @discardableResult
+    static func expectScorerBitForBit<E: RansacEstimator>(
+        _ estimator: E, order: [Int], model: E.Model, step: Int
+    ) -> Int {
+        let scorer = estimator.scorer(visiting: order)
+        var errors = [Double](repeating: 0, count: RansacScorerChunk.size)
+        var infinite = 0
+        for position in stride(from: 0, to: order.count, by: step) {
+            let count = min(RansacScorerChunk.size, order.count - position)
+            errors.withUnsafeMutableBufferPointer {
+                scorer.squaredErrors(model, from: position, count: count, into: $0.baseAddress!)
+            }
+            for k in 0..<count {
+                let expected = estimator.squaredError(model, at: order[position + k])
+                #expect(errors[k].bitPattern == expected.bitPattern, "position \(position + k)")
+                if expected == .infinity { infinite += 1 }
+            }
+        }
+        return infinite
+    }
+
     @Test func permutedRigScorerGivesSquaredErrorBitForBit() {
         var rng = SplitMix64(testName: "RansacScorer.rigBits")
         let (estimator, truth) = Self.rigEstimator(frames: 3, outlierRatio: 0.4, rng: &rng)
         var order = Array(0..<estimator.dataCount)
         for i in stride(from: order.count - 1, to: 0, by: -1) { order.swapAt(i, rng.nextInt(below: i + 1)) }
-        let scorer = estimator.scorer(visiting: order)
-        var errors = [Double](repeating: 0, count: RansacScorerChunk.size)
         // The truth, a pose that puts points behind some cameras, and a random one.
         let flip = Quaternion(axis: Vec3(0, 1, 0), angle: .pi).matrix
         let behind = CameraPose(rotation: flip * truth.rotation, translation: flip * truth.translation)
         for model in [truth, behind, rng.cameraPose(centerScale: 5)] {
-            var infinite = 0
-            for position in stride(from: 0, to: order.count, by: 3) {
-                let count = min(RansacScorerChunk.size, order.count - position)
-                errors.withUnsafeMutableBufferPointer {
-                    scorer.squaredErrors(model, from: position, count: count, into: $0.baseAddress!)
-                }
-                for k in 0..<count {
-                    let expected = estimator.squaredError(model, at: order[position + k])
-                    #expect(errors[k].bitPattern == expected.bitPattern, "position \(position + k)")
-                    if expected == .infinity { infinite += 1 }
-                }
-            }
+            let infinite = Self.expectScorerBitForBit(estimator, order: order, model: model, step: 3)
             if model == behind { #expect(infinite > 0) }
         }
     }
@@ -93,19 +104,8 @@ private struct PlainScoring<Base: RansacEstimator>: RansacEstimator {
         let estimator = AbsolutePoseEstimator(observations: observations, points: points)
         var order = Array(0..<points.count)
         for i in stride(from: order.count - 1, to: 0, by: -1) { order.swapAt(i, rng.nextInt(below: i + 1)) }
-        let scorer = estimator.scorer(visiting: order)
-        var errors = [Double](repeating: 0, count: RansacScorerChunk.size)
         for model in [problem.truth, rng.cameraPose(centerScale: 10), rng.cameraPose(centerScale: 1)] {
-            for position in stride(from: 0, to: order.count, by: 5) {
-                let count = min(RansacScorerChunk.size, order.count - position)
-                errors.withUnsafeMutableBufferPointer {
-                    scorer.squaredErrors(model, from: position, count: count, into: $0.baseAddress!)
-                }
-                for k in 0..<count {
-                    let expected = estimator.squaredError(model, at: order[position + k])
-                    #expect(errors[k].bitPattern == expected.bitPattern, "position \(position + k)")
-                }
-            }
+            Self.expectScorerBitForBit(estimator, order: order, model: model, step: 5)
         }
         #expect(estimator.squaredError(problem.truth, at: 3) == .infinity)
         #expect(estimator.squaredError(problem.truth, at: 11) == .infinity)

@@ -71,8 +71,13 @@ public final class VPSService: HTTPService {
         tokenThrottle = TokenThrottle(
             perAddress: config.tokenRequestsPerAddress, failuresPerClient: config.tokenFailuresPerClient)
         bodies = BodyBudget(capacity: config.maxBufferedBytes, perKeyCapacity: config.maxBufferedBytesPerClient)
+        // Admission counts the engine's queries (`engineWorkers + engineQueue`, from headers to the
+        // answer's last byte), so the pool takes every admitted one: a worker that has answered but is
+        // not yet back in the pool (descheduled at nice 5) must not make the pool refuse a query whose
+        // slot is already free.
         enginePool = WorkerPool(
-            name: "vps-engine", workers: config.engineWorkers, capacity: config.engineQueue, niceness: 5)
+            name: "vps-engine", workers: config.engineWorkers, capacity: config.engineWorkers + config.engineQueue,
+            niceness: 5)
         ioPool = WorkerPool(name: "vps-io", workers: config.ioWorkers, capacity: config.ioQueue)
         builds = BuildQueue(workers: config.uploads.buildWorkers)
         uploads = UploadSessions(dataDirectory: config.dataDirectory)

@@ -415,6 +415,14 @@ end
         figure("wrk latency avg / stdev / max", " / ".join(latency.groups()))
     check("failed wrk queries across the server kill (non-2xx + socket errors)", non2xx + sock_errors, 0,
           non2xx + sock_errors == 0)
+    if non2xx + sock_errors:
+        # What failed, for the log: wrk's own counts, nginx's answers other than 200, its errors.
+        figure("wrk non-2xx / socket errors", f"{non2xx} / {sock.group(0) if sock else 'none'}")
+        for line in open(f"{work}/nginx-access.log"):
+            if "query-form" in line and not line.startswith("200 "):
+                print("  nginx:", line.rstrip(), flush=True)
+        for line in open(f"{work}/nginx-error.log").readlines()[-20:]:
+            print("  nginx error log:", line.rstrip(), flush=True)
     check("failed checker queries across the kill", f"{checker['failed']} of {checker['sent']}", 0,
           checker["failed"] == 0 and checker["sent"] > 0)
     check("checker answers without a pose", checker["nopose"], 0, checker["nopose"] == 0)

@@ -67,7 +67,9 @@ public enum Ransac {
             estimator.solveMinimal(sample: sample, into: &models)
             stats.models += models.count
             var improved = false
-            for model in models {
+            // By index: `for model in models` copied every model out through an Optional (a memcpy
+            // per hypothesis, 0.4 ms of a VPS-1 query's competitor search).
+            for k in models.indices {
                 // SPRT verification.
                 if options.useSPRT {
                     var lambda = 1.0
@@ -78,7 +80,7 @@ public enum Ransac {
                     var tested = 0
                     while tested < n && !rejected {
                         let count = min(chunk, n - pos, n - tested)
-                        scorer.squaredErrors(model, from: pos, count: count, into: errors)
+                        scorer.squaredErrors(models[k], from: pos, count: count, into: errors)
                         for c in 0..<count {
                             tested += 1
                             if errors[c] < t2 {
@@ -108,7 +110,7 @@ public enum Ransac {
                 var pos = 0
                 scoring: while pos < n {
                     let count = min(chunk, n - pos)
-                    scorer.squaredErrors(model, from: pos, count: count, into: errors)
+                    scorer.squaredErrors(models[k], from: pos, count: count, into: errors)
                     for c in 0..<count {
                         let e = errors[c]
                         if e < t2 {
@@ -122,7 +124,7 @@ public enum Ransac {
                     pos += count
                 }
                 guard score < bestScore else { continue }
-                best = model
+                best = models[k]
                 bestScore = score
                 bestInliers = inliers
                 improved = true

@@ -53,7 +53,11 @@ public enum Ransac {
         models.reserveCapacity(8)
         var inlierScratch: [Int] = []
         inlierScratch.reserveCapacity(n)
-        var maxIterations = options.maxIterations
+        // Every distinct sample once when they are fewer than the budget (`exhaustiveSmallSets`).
+        let everySample = options.exhaustiveSmallSets ? Self.allSamples(n: n, m: m, atMost: options.maxIterations) : nil
+        let samples = everySample.map { Self.shuffledSamples($0, m: m, rng: &rng) }
+        let cap = everySample.map { $0.count / m } ?? options.maxIterations
+        var maxIterations = min(options.maxIterations, cap)
         let logFail = log(1 - min(options.confidence, 1 - 1e-12))
 
         while stats.iterations < maxIterations {
@@ -62,7 +66,12 @@ public enum Ransac {
                 break
             }
             stats.iterations += 1
-            drawSample(&sample, n: n, rng: &rng)
+            if let samples {
+                let first = (stats.iterations - 1) * m
+                for j in 0..<m { sample[j] = samples[first + j] }
+            } else {
+                drawSample(&sample, n: n, rng: &rng)
+            }
             models.removeAll(keepingCapacity: true)
             estimator.solveMinimal(sample: sample, into: &models)
             stats.models += models.count
@@ -152,7 +161,8 @@ public enum Ransac {
                     maxIterations = min(maxIterations, options.minIterations)
                 } else if pGood > 0 {
                     let needed = logFail / log(1 - pGood)
-                    maxIterations = min(options.maxIterations, max(options.minIterations, Int(needed.rounded(.up))))
+                    maxIterations = min(
+                        cap, options.maxIterations, max(options.minIterations, Int(needed.rounded(.up))))
                 }
             }
         }
@@ -169,6 +179,42 @@ public enum Ransac {
             stats.score = bestScore
         }
         return RansacResult(model: best, inliers: flags, stats: stats)
+    }
+
+    /// Every m-subset of `0..<n` in lexicographic order, flattened (m indices each), when there are at
+    /// most `limit`; nil when there are more.
+    static func allSamples(n: Int, m: Int, atMost limit: Int) -> [Int]? {
+        // C(n, m) = C(n, k), k = min(m, n − m), whose partial products C(n, i), i ≤ k, only grow:
+        // stop as soon as one exceeds the limit (no overflow).
+        var count = 1
+        for i in 0..<min(m, n - m) {
+            count = count * (n - i) / (i + 1)
+            if count > limit { return nil }
+        }
+        guard count > 0 else { return nil }
+        var flat: [Int] = []
+        flat.reserveCapacity(count * m)
+        var c = Array(0..<m)
+        while true {
+            flat.append(contentsOf: c)
+            var i = m - 1
+            while i >= 0 && c[i] == n - m + i { i -= 1 }
+            if i < 0 { break }
+            c[i] += 1
+            for j in (i + 1)..<m { c[j] = c[j - 1] + 1 }
+        }
+        return flat
+    }
+
+    /// The flattened samples in a seeded random order (Fisher–Yates over whole samples).
+    static func shuffledSamples(_ flat: [Int], m: Int, rng: inout SplitMix64) -> [Int] {
+        var s = flat
+        let count = flat.count / m
+        for i in stride(from: count - 1, to: 0, by: -1) {
+            let j = rng.nextInt(below: i + 1)
+            if i != j { for k in 0..<m { s.swapAt(i * m + k, j * m + k) } }
+        }
+        return s
     }
 
     /// Full MSAC score and inlier count of a model.

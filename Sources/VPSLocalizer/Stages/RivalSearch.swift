@@ -273,6 +273,8 @@ struct RivalSearch {
             poseOptions.ransac.maxIterations =
                 query.frames.count == 1 ? options.competitorIterations : options.competitorIterations / 2
             poseOptions.refinementIterations = 5
+            // A place's subset is often 10–25 candidates: each triple once, not 2,500 draws of them.
+            poseOptions.ransac.exhaustiveSmallSets = true
             poseOptions.ransac.seed = options.pose.ransac.seed &+ UInt64(round + 1)
             let subset = candidates.subset(remaining)
             let result =

@@ -40,6 +40,9 @@ public enum APIErrorCode: String, Codable, Sendable, CaseIterable {
     /// [Project design] An upload's code is already used by one of the account's maps (409); codes of
     /// other accounts never conflict.
     case codeTaken = "CODE_TAKEN"
+    /// [Project design] An upload that extends a map names another code for it (409): an extended map
+    /// keeps its code, so a code beside `extends` may only repeat it.
+    case codeMismatch = "CODE_MISMATCH"
     /// [Project design] An upload id that is unknown, expired or another account's (404).
     case uploadNotFound = "UPLOAD_NOT_FOUND"
     /// [Project design] Completing an upload that still misses files (409; the answer lists them).
@@ -56,7 +59,7 @@ public enum APIErrorCode: String, Codable, Sendable, CaseIterable {
         case .forbidden, .urlExpired: return 403
         case .mapNotFound, .mapSetNotFound, .objectNotFound, .fileNotFound, .clientNotFound, .uploadNotFound:
             return 404
-        case .mapNotActive, .mapInMapSet, .codeTaken, .uploadIncomplete: return 409
+        case .mapNotActive, .mapInMapSet, .codeTaken, .codeMismatch, .uploadIncomplete: return 409
         case .methodNotAllowed: return 405
         case .payloadTooLarge: return 413
         case .rateLimited, .buildQuotaExceeded: return 429

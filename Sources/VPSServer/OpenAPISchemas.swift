@@ -422,7 +422,8 @@ enum OpenAPISchemas {
             responses["201"] = ok("UploadSession", status: "Started; send the files named in missing")
             responses["404"] = error("extends names no map of the account")
             responses["409"] = error(
-                "The code is already used by one of the account's maps, or the extended map is not active")
+                "The code is already used by one of the account's maps, the extended map is not active, or a "
+                    + "code beside extends names another (CODE_MISMATCH: an extended map keeps its code)")
         case APIRoutes.uploadStatus:
             parameters = [pathParameter(#"^[0-9a-f]{24}$"#)]
             responses["200"] = ok("UploadSession")

@@ -37,11 +37,12 @@ extension VPSService {
         guard let map = try lookup(key, caller, kind: .map), map.code == key else {
             throw APIError(.mapNotFound, "Map \(key) not found")
         }
-        // The extended map keeps its code: a code beside extends may only repeat it.
+        // The extended map keeps its code: a code beside extends may only repeat it. A well-formed
+        // request that contradicts the map's state, so 409 (was 400; schemathesis's ST202 found it).
         if let code = form.value("code"), code != key {
             throw APIError(
-                .badRequest, "an upload that extends a map keeps the map's code: send extends without code, or the same"
-            )
+                .codeMismatch,
+                "an upload that extends \(key) keeps its code: send extends without code, or code \(key)")
         }
         guard map.status == .active else {
             throw APIError(.mapNotActive, "Map \(key) is \(map.status.rawValue); only an active map can be extended")

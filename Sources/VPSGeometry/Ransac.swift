@@ -53,11 +53,15 @@ public enum Ransac {
         models.reserveCapacity(8)
         var inlierScratch: [Int] = []
         inlierScratch.reserveCapacity(n)
-        // Every distinct sample once when they are fewer than the budget (`exhaustiveSmallSets`).
-        let everySample = options.exhaustiveSmallSets ? Self.allSamples(n: n, m: m, atMost: options.maxIterations) : nil
-        let samples = everySample.map { Self.shuffledSamples($0, m: m, rng: &rng) }
-        let cap = everySample.map { $0.count / m } ?? options.maxIterations
-        var maxIterations = min(options.maxIterations, cap)
+        // Every distinct sample once when they are fewer than the budget (`exhaustiveSmallSets`); then
+        // the budget is their number.
+        let samples =
+            options.exhaustiveSmallSets
+            ? Self.allSamples(n: n, m: m, atMost: options.maxIterations).map {
+                Self.shuffledSamples($0, m: m, rng: &rng)
+            } : nil
+        let cap = samples.map { $0.count / m } ?? options.maxIterations
+        var maxIterations = cap
         let logFail = log(1 - min(options.confidence, 1 - 1e-12))
 
         while stats.iterations < maxIterations {
@@ -161,8 +165,7 @@ public enum Ransac {
                     maxIterations = min(maxIterations, options.minIterations)
                 } else if pGood > 0 {
                     let needed = logFail / log(1 - pGood)
-                    maxIterations = min(
-                        cap, options.maxIterations, max(options.minIterations, Int(needed.rounded(.up))))
+                    maxIterations = min(cap, max(options.minIterations, Int(needed.rounded(.up))))
                 }
             }
         }

@@ -36,6 +36,20 @@ private struct PlainScoring<Base: RansacEstimator>: RansacEstimator {
         return (estimator, p.truth)
     }
 
+    /// RANSAC with the estimator's vector scorer and with plain `squaredError` scoring: the same model,
+    /// inliers, iterations, SPRT rejections and score, bit for bit.
+    static func expectTheSameRun<E: RansacEstimator>(_ estimator: E, options: RansacOptions)
+    where E.Model: Equatable {
+        let vector = Ransac.run(estimator, options: options)
+        let plain = Ransac.run(PlainScoring(base: estimator), options: options)
+        #expect(vector.model != nil)
+        #expect(vector.model == plain.model)
+        #expect(vector.inliers == plain.inliers)
+        #expect(vector.stats.iterations == plain.stats.iterations)
+        #expect(vector.stats.sprtRejections == plain.stats.sprtRejections)
+        #expect(vector.stats.score.bitPattern == plain.stats.score.bitPattern)
+    }
+
     /// Scores `model` through `estimator`'s own scorer over `order`, a chunk starting every `step`
     /// data, and expects every error bit for bit `squaredError`'s; returns how many of those were
     /// infinite.
@@ -81,13 +95,7 @@ private struct PlainScoring<Base: RansacEstimator>: RansacEstimator {
             var options = RansacOptions(threshold: 2.0 / 500)
             options.seed = UInt64(trial)
             options.maxIterations = 2000
-            let vector = Ransac.run(estimator, options: options)
-            let plain = Ransac.run(PlainScoring(base: estimator), options: options)
-            #expect(vector.model != nil)
-            #expect(vector.model == plain.model)
-            #expect(vector.inliers == plain.inliers)
-            #expect(vector.stats.iterations == plain.stats.iterations)
-            #expect(vector.stats.score.bitPattern == plain.stats.score.bitPattern)
+            Self.expectTheSameRun(estimator, options: options)
         }
     }
 
@@ -122,14 +130,7 @@ private struct PlainScoring<Base: RansacEstimator>: RansacEstimator {
             options.seed = UInt64(trial)
             options.useSPRT = sprt
             options.maxIterations = 3000
-            let vector = Ransac.run(estimator, options: options)
-            let plain = Ransac.run(PlainScoring(base: estimator), options: options)
-            #expect(vector.model != nil)
-            #expect(vector.model == plain.model)
-            #expect(vector.inliers == plain.inliers)
-            #expect(vector.stats.iterations == plain.stats.iterations)
-            #expect(vector.stats.sprtRejections == plain.stats.sprtRejections)
-            #expect(vector.stats.score.bitPattern == plain.stats.score.bitPattern)
+            Self.expectTheSameRun(estimator, options: options)
         }
     }
 }

@@ -16,6 +16,16 @@ import VPSProtocol
             ], body: AdmissionTests.queryBody())
     }
 
+    /// A service on `engine` with `workers` engine workers and `queue` waiting places.
+    static func fixture(_ engine: QueryEngine, workers: Int, queue: Int) throws -> Fixture {
+        try Fixture(
+            engine: engine,
+            configure: {
+                $0.engineWorkers = workers
+                $0.engineQueue = queue
+            })
+    }
+
     static func admitted(_ service: VPSService, _ request: HTTPRequest) -> HTTPRequest? {
         guard case .accept(_, let ticket) = service.admit(request) else { return nil }
         var r = request
@@ -32,14 +42,8 @@ import VPSProtocol
         let engine = BlockingEngine()
         engine.release.signal()
         engine.release.signal()
-        let f = try Fixture(
-            engine: engine,
-            configure: {
-                $0.engineWorkers = 1
-                $0.engineQueue = 0
-            })
-        let request = Self.queryRequest(token: f.token())
-        let service = f.service
+        let f = try Self.fixture(engine, workers: 1, queue: 0)
+        let service = f.service, request = Self.queryRequest(token: f.token())
 
         let first = try #require(Self.admitted(service, request))
         let replied = DispatchSemaphore(value: 0), tail = DispatchSemaphore(value: 0)
@@ -69,14 +73,8 @@ import VPSProtocol
     /// Admission still refuses at once beyond `engineWorkers + engineQueue` queries in flight.
     @Test func admissionRefusesBeyondTheSlots() throws {
         let engine = BlockingEngine()
-        let f = try Fixture(
-            engine: engine,
-            configure: {
-                $0.engineWorkers = 1
-                $0.engineQueue = 1
-            })
-        let request = Self.queryRequest(token: f.token())
-        let service = f.service
+        let f = try Self.fixture(engine, workers: 1, queue: 1)
+        let service = f.service, request = Self.queryRequest(token: f.token())
         let running = try #require(Self.admitted(service, request))
         let waiting = try #require(Self.admitted(service, request))
         guard case .reject(let refused) = service.admit(request) else {

@@ -130,37 +130,32 @@ struct RivalSearch {
         among candidates: Correspondences, map: LocalizationMap, awayFrom camera: CameraPose, count: Int = 3
     ) -> [Correspondences] {
         // Votes and the distinctness test per keyframe in flat arrays (a dictionary's hashing was a
-        // tenth of the rival search); the point–keyframe table read through its buffers.
+        // tenth of the rival search).
         let keyframeCount = map.data.keyframes.count
         var votes = [Int](repeating: 0, count: keyframeCount)
         var away = [Int8](repeating: -1, count: keyframeCount)
-        let points = candidates.pointIndices
-        return map.pointKeyframeStart.withUnsafeBufferPointer { starts in
-            map.pointKeyframes.withUnsafeBufferPointer { observers in
-                for p in points {
-                    for j in Int(starts[Int(p)])..<Int(starts[Int(p) + 1]) {
-                        let kf = Int(observers[j])
-                        if away[kf] < 0 {
-                            away[kf] = isDistinct(CameraPose(map.data.keyframes[kf].camFromMap), from: camera) ? 1 : 0
-                        }
-                        if away[kf] == 1 { votes[kf] += 1 }
-                    }
+        for p in candidates.pointIndices {
+            for k in map.keyframes(observing: Int(p)) {
+                let kf = Int(k)
+                if away[kf] < 0 {
+                    away[kf] = isDistinct(CameraPose(map.data.keyframes[kf].camFromMap), from: camera) ? 1 : 0
                 }
-                let top = votes.indices.filter { votes[$0] >= 10 }.sorted {
-                    votes[$0] != votes[$1] ? votes[$0] > votes[$1] : $0 < $1
-                }
-                .prefix(count).map { Int32($0) }
-                // Each place's candidates in their order, in one pass over the candidates.
-                var members = [[Int]](repeating: [], count: top.count)
-                for (i, p) in points.enumerated() {
-                    for j in Int(starts[Int(p)])..<Int(starts[Int(p) + 1]) {
-                        guard let t = top.firstIndex(of: observers[j]), members[t].last != i else { continue }
-                        members[t].append(i)
-                    }
-                }
-                return members.map { candidates.subset($0) }
+                if away[kf] == 1 { votes[kf] += 1 }
             }
         }
+        let top = votes.indices.filter { votes[$0] >= 10 }.sorted {
+            votes[$0] != votes[$1] ? votes[$0] > votes[$1] : $0 < $1
+        }
+        .prefix(count).map { Int32($0) }
+        // Each place's candidates in their order, in one pass over the candidates.
+        var members = [[Int]](repeating: [], count: top.count)
+        for (i, p) in candidates.pointIndices.enumerated() {
+            for k in map.keyframes(observing: Int(p)) {
+                guard let t = top.firstIndex(of: k), members[t].last != i else { continue }
+                members[t].append(i)
+            }
+        }
+        return members.map { candidates.subset($0) }
     }
 
     private init(inliers: Int, pose: CameraPose?) {
